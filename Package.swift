@@ -1,0 +1,54 @@
+// swift-tools-version: 6.1
+// The folder list follows the data: document -> timeline -> (render | mixer) -> (player | audio output | files).
+import PackageDescription
+
+let package = Package(
+    name: "Diorama",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "diorama", targets: ["diorama"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // Pure Swift: the scenes.json document, its parser with source locations, and validation.
+        .target(name: "DioramaDocument"),
+        // Pure Swift: curves, animation timing, snapshots, particles, the cue schedule and the playlist sequencer.
+        .target(name: "DioramaTimeline", dependencies: ["DioramaDocument"]),
+        // Pure Swift DSP: voices, the mixer, the lock-free command queue.
+        .target(name: "DioramaMixer"),
+        // cairo/pango: a snapshot becomes pixels; PNG files.
+        .target(name: "DioramaRender", dependencies: ["DioramaTimeline", "CCairo", "CDioramaShims"]),
+        // libsndfile/libsamplerate/ALSA: the sound bank, WAV output, the real-time ALSA thread, synthesized media.
+        .target(name: "DioramaAudio", dependencies: ["DioramaTimeline", "DioramaMixer", "CSndfile", "CSampleRate", "CAlsa", "CDioramaShims"]),
+        // SDL2: the window, the story-viewer interface, live reload.
+        .target(name: "DioramaPlayer", dependencies: ["DioramaRender", "DioramaAudio", "CSDL", "CDioramaShims"]),
+        .executableTarget(
+            name: "diorama",
+            dependencies: [
+                "DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaMixer", "DioramaAudio", "DioramaPlayer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Thin C layers: one system library per pkg-config module, and one C target for macros and variadics.
+        .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
+        .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CSDL", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        .target(name: "CDioramaShims", dependencies: ["CAlsa", "CSDL", "CCairo"]),
+
+        // Shared fixtures and helpers for the test targets.
+        .target(name: "DioramaTestSupport", dependencies: ["DioramaDocument", "DioramaTimeline"], path: "Tests/DioramaTestSupport"),
+        .testTarget(name: "DioramaDocumentTests", dependencies: ["DioramaDocument", "DioramaTestSupport"], resources: [.copy("Corpus")]),
+        .testTarget(name: "DioramaTimelineTests", dependencies: ["DioramaTimeline", "DioramaTestSupport"]),
+        .testTarget(name: "DioramaMixerTests", dependencies: ["DioramaMixer"]),
+        .testTarget(name: "DioramaRenderTests", dependencies: ["DioramaRender", "DioramaTestSupport"]),
+        .testTarget(name: "DioramaAudioTests", dependencies: ["DioramaAudio", "DioramaTestSupport"]),
+        .testTarget(name: "DioramaPlayerTests", dependencies: ["DioramaPlayer", "DioramaTestSupport"]),
+        .testTarget(name: "DioramaCLITests", dependencies: ["DioramaTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,21 @@
+import ArgumentParser
+
+@main
+struct Diorama: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diorama",
+        abstract: "An audio-visual scene sequencer: animated scenes with sound cues on their keyframes.",
+        discussion: """
+            Compose scenes in scenes.json, check them, inspect their cue schedule, render them \
+            headless to PNG and WAV, or play them in a window with sound.
+            """,
+        subcommands: [
+            Play.self,
+            Check.self,
+            Timeline.self,
+            Render.self,
+            SynthesizeMedia.self,
+            Bench.self,
+        ]
+    )
+}
