@@ -1,12 +1,14 @@
 import ArgumentParser
 
+/// Benchmarks print figures; they never pass or fail. Build with `-c release` for meaningful numbers.
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Not built yet."
+        abstract: "Measure the cost of timeline evaluation, rendering, mixing and playing; prints figures.",
+        discussion: """
+            Example:
+              swift run -c release diorama bench timeline scenes.json
+            """,
+        subcommands: [TimelineBench.self, RenderBench.self, AudioBench.self, PlayerBench.self]
     )
-
-    func run() async throws {
-        throw ValidationError("'bench' is not built yet.")
-    }
 }

@@ -1,0 +1,754 @@
+// The scenes.json document as value types. Every key is documented in docs/FORMAT.md;
+// decoding (with source locations and diagnostics) lives in Decoding/.
+
+/// A whole scenes.json: the canvas, the languages, the sound bank and the playlist of scenes.
+public struct Document: Sendable, Equatable {
+    /// The `"$schema"` reference, kept so that tools can write the file back unchanged.
+    public var schema: String?
+    public var canvas: Canvas
+    public var languages: Languages
+    /// Named sounds, in the order the file lists them.
+    public var sounds: [SoundDefinition]
+    /// The playlist, in play order.
+    public var scenes: [Scene]
+
+    public init(schema: String? = nil, canvas: Canvas, languages: Languages, sounds: [SoundDefinition], scenes: [Scene]) {
+        self.schema = schema
+        self.canvas = canvas
+        self.languages = languages
+        self.sounds = sounds
+        self.scenes = scenes
+    }
+
+    public func sound(named name: String) -> SoundDefinition? {
+        sounds.first { $0.name == name }
+    }
+
+    /// The playlist's total length in seconds, exactly.
+    public var totalDuration: Rational {
+        scenes.reduce(.zero) { $0 + $1.duration }
+    }
+}
+
+/// The coordinate space scenes are composed in, in points; rendering scales it to any output size.
+public struct Canvas: Sendable, Equatable {
+    public var width: Double
+    public var height: Double
+    public var background: Paint
+
+    public init(width: Double, height: Double, background: Paint) {
+        self.width = width
+        self.height = height
+        self.background = background
+    }
+}
+
+public struct Languages: Sendable, Equatable {
+    /// The language shown when the user has not chosen one.
+    public var defaultLanguage: String
+    /// The language used for a string that has no variant in the chosen language.
+    public var fallback: String
+    /// Every language the file offers, in the order `L` cycles through them.
+    public var available: [String]
+
+    public init(defaultLanguage: String, fallback: String, available: [String]) {
+        self.defaultLanguage = defaultLanguage
+        self.fallback = fallback
+        self.available = available
+    }
+}
+
+/// A user-visible string with variants per language (`"en"`, `"zh"`, `"ja"`, ...).
+public struct LocalizedString: Sendable, Equatable {
+    /// Variants in file order; a plain JSON string is stored as a single variant under the fallback language.
+    public var variants: [(language: String, text: String)]
+
+    public init(_ variants: [(language: String, text: String)]) {
+        self.variants = variants
+    }
+
+    public init(_ text: String, language: String = "en") {
+        self.variants = [(language, text)]
+    }
+
+    /// The variant for `language`, else the fallback's, else the first one.
+    public func resolved(language: String, fallback: String) -> String {
+        variants.first { $0.language == language }?.text
+            ?? variants.first { $0.language == fallback }?.text
+            ?? variants.first?.text ?? ""
+    }
+
+    public static func == (lhs: LocalizedString, rhs: LocalizedString) -> Bool {
+        lhs.variants.elementsEqual(rhs.variants) { $0.language == $1.language && $0.text == $1.text }
+    }
+}
+
+/// A sound in the bank: a file path relative to the scenes file, and a gain (linear, 0...4).
+public struct SoundDefinition: Sendable, Equatable {
+    public var name: String
+    public var path: String
+    public var gain: Double
+
+    public init(name: String, path: String, gain: Double = 1) {
+        self.name = name
+        self.path = path
+        self.gain = gain
+    }
+}
+
+/// One item of the playlist.
+public struct Scene: Sendable, Equatable {
+    public var id: String
+    public var title: LocalizedString
+    /// Length in seconds, exactly as written.
+    public var duration: Rational
+    /// Drawn under the nodes; the canvas background when nil.
+    public var background: Paint?
+    /// Top-level nodes, drawn in order (then by `zIndex`).
+    public var nodes: [Node]
+    /// Looping sounds that start when the scene appears and fade when it disappears.
+    public var ambience: [Ambience]
+    public var cues: [Cue]
+
+    public init(id: String, title: LocalizedString, duration: Rational, background: Paint? = nil,
+                nodes: [Node] = [], ambience: [Ambience] = [], cues: [Cue] = []) {
+        self.id = id
+        self.title = title
+        self.duration = duration
+        self.background = background
+        self.nodes = nodes
+        self.ambience = ambience
+        self.cues = cues
+    }
+
+    /// Depth-first search by node id.
+    public func node(withID id: String) -> Node? {
+        func search(_ nodes: [Node]) -> Node? {
+            for node in nodes {
+                if node.id == id { return node }
+                if case .group(let group) = node.content, let found = search(group.children) { return found }
+            }
+            return nil
+        }
+        return search(nodes)
+    }
+}
+
+/// A looping sound bound to a scene's appearance (SwiftUI's onAppear / onDisappear).
+public struct Ambience: Sendable, Equatable {
+    public var sound: String
+    /// Linear gain, multiplied with the sound's own gain.
+    public var gain: Double
+    /// Seconds of fade-in when the scene appears.
+    public var fadeIn: Double
+    /// Seconds of fade-out when the scene disappears.
+    public var fadeOut: Double
+
+    public init(sound: String, gain: Double = 1, fadeIn: Double = 1, fadeOut: Double = 1) {
+        self.sound = sound
+        self.gain = gain
+        self.fadeIn = fadeIn
+        self.fadeOut = fadeOut
+    }
+}
+
+/// A sound fired at a moment of the scene.
+public struct Cue: Sendable, Equatable {
+    public var sound: String
+    public var trigger: CueTrigger
+    /// Seconds added to the trigger's time (may be negative), exactly as written.
+    public var offset: Rational
+    /// Linear gain, multiplied with the sound's own gain.
+    public var gain: Double
+    /// -1 (left) ... 1 (right), constant power.
+    public var pan: Double
+
+    public init(sound: String, trigger: CueTrigger, offset: Rational = .zero, gain: Double = 1, pan: Double = 0) {
+        self.sound = sound
+        self.trigger = trigger
+        self.offset = offset
+        self.gain = gain
+        self.pan = pan
+    }
+}
+
+public enum CueTrigger: Sendable, Equatable {
+    /// An absolute scene time in seconds.
+    case at(Rational)
+    /// An event of a node's animation, on every repetition inside the scene's duration.
+    case animation(node: String, animation: String, event: AnimationEvent)
+}
+
+/// A moment in an animation's life that a cue can be bound to.
+public enum AnimationEvent: Sendable, Equatable, Hashable {
+    /// Each time the animation arrives at its `to` value (end of a forward iteration).
+    case reachesTo
+    /// Each time it arrives back at its `from` value (end of a reversed iteration).
+    case reachesFrom
+    /// The start of each iteration, including the first.
+    case iterationStart
+    /// Each time a keyframe track passes keyframe N (0-based).
+    case keyframe(Int)
+}
+
+// MARK: - Nodes
+
+/// An element of the scene tree: content plus SwiftUI-style modifiers and animations.
+public struct Node: Sendable, Equatable {
+    /// Unique within the scene when present; cues and tooling refer to nodes by it.
+    public var id: String?
+    public var content: NodeContent
+    public var style: NodeStyle
+    public var animations: [Animation]
+    /// Siblings are drawn in ascending zIndex, file order among equals.
+    public var zIndex: Double
+    /// The rectangle that named anchors refer to, in the node's own coordinates; nil means the content's bounds.
+    public var frame: Rect?
+
+    public init(id: String? = nil, content: NodeContent, style: NodeStyle = NodeStyle(),
+                animations: [Animation] = [], zIndex: Double = 0, frame: Rect? = nil) {
+        self.id = id
+        self.content = content
+        self.style = style
+        self.animations = animations
+        self.zIndex = zIndex
+        self.frame = frame
+    }
+}
+
+public enum NodeContent: Sendable, Equatable {
+    case group(Group)
+    case rect(RectShape)
+    case ellipse(EllipseShape)
+    case polygon([Point])
+    /// An SVG path data string (M, L, H, V, Q, C, Z, absolute and relative), parsed.
+    case path(PathData)
+    case wave(WaveShape)
+    /// An open polyline, usually stroked.
+    case line([Point])
+    case text(TextContent)
+    case emitter(Emitter)
+    case image(ImageContent)
+}
+
+public struct Group: Sendable, Equatable {
+    public var children: [Node]
+    public init(children: [Node]) { self.children = children }
+}
+
+public struct RectShape: Sendable, Equatable {
+    public var rect: Rect
+    public init(rect: Rect) { self.rect = rect }
+}
+
+public struct EllipseShape: Sendable, Equatable {
+    public var center: Point
+    public var radiusX: Double
+    public var radiusY: Double
+    public init(center: Point, radiusX: Double, radiusY: Double) {
+        self.center = center
+        self.radiusX = radiusX
+        self.radiusY = radiusY
+    }
+}
+
+/// A filled band whose top edge is a cubic curve, as in the classic SwiftUI `Wave: Shape`:
+/// the edge runs from the rect's top-left to its top-right, its two control points sit at
+/// `control1X`/`control2X` of the width and are moved vertically by `±yOffset × height`.
+public struct WaveShape: Sendable, Equatable {
+    public var rect: Rect
+    public var control1X: Double
+    public var control2X: Double
+    public init(rect: Rect, control1X: Double = 0.5, control2X: Double = 0.5) {
+        self.rect = rect
+        self.control1X = control1X
+        self.control2X = control2X
+    }
+}
+
+public struct TextContent: Sendable, Equatable {
+    public var text: LocalizedString
+    /// Where the text's anchor point sits, in the node's coordinates.
+    public var position: Point
+    /// Which point of the text's box sits at `position` (center by default).
+    public var alignment: UnitPoint
+    public var font: Font
+    public init(text: LocalizedString, position: Point, alignment: UnitPoint = .center, font: Font = Font()) {
+        self.text = text
+        self.position = position
+        self.alignment = alignment
+        self.font = font
+    }
+}
+
+public struct Font: Sendable, Equatable {
+    /// A fontconfig family list; CJK text falls back to Noto CJK.
+    public var family: String
+    /// Points in canvas coordinates.
+    public var size: Double
+    /// 100 ... 900, 400 regular, 700 bold.
+    public var weight: Int
+    public init(family: String = "DejaVu Sans", size: Double = 32, weight: Int = 400) {
+        self.family = family
+        self.size = size
+        self.weight = weight
+    }
+}
+
+public struct ImageContent: Sendable, Equatable {
+    /// A PNG path relative to the scenes file.
+    public var path: String
+    public var rect: Rect
+    public init(path: String, rect: Rect) {
+        self.path = path
+        self.rect = rect
+    }
+}
+
+/// A seeded particle emitter (snow, rain). Every particle's state is a closed-form function
+/// of time, so a frame at any time is reproducible without simulating the frames before it.
+public struct Emitter: Sendable, Equatable {
+    public var seed: UInt64
+    /// Particles born per second.
+    public var birthRate: Double
+    /// Seconds a particle lives, ± `lifetimeRange`.
+    public var lifetime: Double
+    public var lifetimeRange: Double
+    /// Birth position, ± `positionRange` on each axis (points).
+    public var position: Point
+    public var positionRange: Size
+    /// Emission direction in degrees (0 = right, 90 = down, y grows downward), ± `angleRange`.
+    public var angle: Double
+    public var angleRange: Double
+    /// Points per second, ± `speedRange`.
+    public var speed: Double
+    public var speedRange: Double
+    /// Points per second², e.g. gravity `{ "x": 0, "y": 20 }`.
+    public var acceleration: Point
+    /// Particle radius in points at birth is `size × scale`, scale ± `scaleRange`, changing by `scaleSpeed` per second.
+    public var size: Double
+    public var scale: Double
+    public var scaleRange: Double
+    public var scaleSpeed: Double
+    /// Degrees at birth ± `rotationRange`, turning `spin` degrees per second.
+    public var rotation: Double
+    public var rotationRange: Double
+    public var spin: Double
+    /// Opacity at birth, changing by `alphaSpeed` per second (clamped to 0...1).
+    public var alpha: Double
+    public var alphaSpeed: Double
+    public var color: Color
+    public var shape: ParticleShape
+    public var blendMode: BlendMode
+    /// Horizontal sway amplitude (points) and frequency (Hz), for snowflakes drifting.
+    public var swayAmplitude: Double
+    public var swayFrequency: Double
+    /// When true, the scene starts with the emitter already full, as if it had been running for a lifetime.
+    public var prewarm: Bool
+
+    public init(seed: UInt64 = 1, birthRate: Double = 10, lifetime: Double = 5, lifetimeRange: Double = 0,
+                position: Point = Point(x: 0, y: 0), positionRange: Size = Size(width: 0, height: 0),
+                angle: Double = 90, angleRange: Double = 0, speed: Double = 50, speedRange: Double = 0,
+                acceleration: Point = Point(x: 0, y: 0), size: Double = 3, scale: Double = 1, scaleRange: Double = 0,
+                scaleSpeed: Double = 0, rotation: Double = 0, rotationRange: Double = 0, spin: Double = 0,
+                alpha: Double = 1, alphaSpeed: Double = 0, color: Color = .white, shape: ParticleShape = .circle,
+                blendMode: BlendMode = .normal, swayAmplitude: Double = 0, swayFrequency: Double = 0, prewarm: Bool = true) {
+        self.seed = seed
+        self.birthRate = birthRate
+        self.lifetime = lifetime
+        self.lifetimeRange = lifetimeRange
+        self.position = position
+        self.positionRange = positionRange
+        self.angle = angle
+        self.angleRange = angleRange
+        self.speed = speed
+        self.speedRange = speedRange
+        self.acceleration = acceleration
+        self.size = size
+        self.scale = scale
+        self.scaleRange = scaleRange
+        self.scaleSpeed = scaleSpeed
+        self.rotation = rotation
+        self.rotationRange = rotationRange
+        self.spin = spin
+        self.alpha = alpha
+        self.alphaSpeed = alphaSpeed
+        self.color = color
+        self.shape = shape
+        self.blendMode = blendMode
+        self.swayAmplitude = swayAmplitude
+        self.swayFrequency = swayFrequency
+        self.prewarm = prewarm
+    }
+}
+
+public enum ParticleShape: String, Sendable, Equatable, CaseIterable {
+    case circle, snowflake, drop, square
+}
+
+public enum BlendMode: String, Sendable, Equatable, CaseIterable {
+    case normal, add, screen
+}
+
+// MARK: - Style: the animatable modifiers
+
+/// A node's modifiers, with SwiftUI's meaning. Applied to the content in this fixed order:
+/// scale around `scaleAnchor`, then rotation around `rotationAnchor`, then `offset`; then opacity,
+/// hue rotation, blur, mask and shadow on the node drawn as one layer. Nest groups for other orders.
+public struct NodeStyle: Sendable, Equatable {
+    /// Points; y grows downward.
+    public var offset: Point
+    /// Degrees, clockwise on screen.
+    public var rotation: Double
+    public var rotationAnchor: UnitPoint
+    public var scale: Point
+    public var scaleAnchor: UnitPoint
+    /// 0...1, multiplied down the tree.
+    public var opacity: Double
+    /// Degrees around the colour wheel (the standard hue-rotate matrix).
+    public var hueRotation: Double
+    /// Gaussian-looking blur radius in points, on this node's layer only.
+    public var blur: Double
+    public var shadow: Shadow?
+    /// A gradient whose alpha masks the node's layer (e.g. a rope fading to clear at its top).
+    public var mask: Paint?
+    public var fill: Paint?
+    public var stroke: Stroke?
+    /// Draw only this fraction of the outline, like `.trim(from:to:)`; 0...1.
+    public var trimFrom: Double
+    public var trimTo: Double
+    /// Rect corner radius in points.
+    public var cornerRadius: Double
+    /// The wave shape's animatable curve amount, a fraction of its height.
+    public var yOffset: Double
+
+    public init(offset: Point = Point(x: 0, y: 0), rotation: Double = 0, rotationAnchor: UnitPoint = .center,
+                scale: Point = Point(x: 1, y: 1), scaleAnchor: UnitPoint = .center, opacity: Double = 1,
+                hueRotation: Double = 0, blur: Double = 0, shadow: Shadow? = nil, mask: Paint? = nil,
+                fill: Paint? = nil, stroke: Stroke? = nil, trimFrom: Double = 0, trimTo: Double = 1,
+                cornerRadius: Double = 0, yOffset: Double = 0) {
+        self.offset = offset
+        self.rotation = rotation
+        self.rotationAnchor = rotationAnchor
+        self.scale = scale
+        self.scaleAnchor = scaleAnchor
+        self.opacity = opacity
+        self.hueRotation = hueRotation
+        self.blur = blur
+        self.shadow = shadow
+        self.mask = mask
+        self.fill = fill
+        self.stroke = stroke
+        self.trimFrom = trimFrom
+        self.trimTo = trimTo
+        self.cornerRadius = cornerRadius
+        self.yOffset = yOffset
+    }
+}
+
+public struct Shadow: Sendable, Equatable {
+    public var color: Color
+    /// Blur radius in points.
+    public var radius: Double
+    public var x: Double
+    public var y: Double
+    public init(color: Color, radius: Double, x: Double = 0, y: Double = 0) {
+        self.color = color
+        self.radius = radius
+        self.x = x
+        self.y = y
+    }
+}
+
+public struct Stroke: Sendable, Equatable {
+    public var paint: Paint
+    /// Points.
+    public var width: Double
+    /// Alternating on/off lengths in points; empty means solid.
+    public var dash: [Double]
+    /// Points along the dash pattern; animate it for marching ants.
+    public var dashPhase: Double
+    public var lineCap: LineCap
+    public var lineJoin: LineJoin
+
+    public init(paint: Paint, width: Double = 1, dash: [Double] = [], dashPhase: Double = 0,
+                lineCap: LineCap = .round, lineJoin: LineJoin = .round) {
+        self.paint = paint
+        self.width = width
+        self.dash = dash
+        self.dashPhase = dashPhase
+        self.lineCap = lineCap
+        self.lineJoin = lineJoin
+    }
+}
+
+public enum LineCap: String, Sendable, Equatable, CaseIterable { case butt, round, square }
+public enum LineJoin: String, Sendable, Equatable, CaseIterable { case miter, round, bevel }
+
+// MARK: - Paint
+
+/// An sRGB colour with straight (not premultiplied) alpha, components 0...1.
+public struct Color: Sendable, Hashable {
+    public var red: Double
+    public var green: Double
+    public var blue: Double
+    public var alpha: Double
+
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    public static let white = Color(red: 1, green: 1, blue: 1)
+    public static let black = Color(red: 0, green: 0, blue: 0)
+    public static let clear = Color(red: 0, green: 0, blue: 0, alpha: 0)
+
+    /// Parses `#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa`.
+    public init?(hex: String) {
+        guard hex.first == "#" else { return nil }
+        let digits = hex.dropFirst().map { $0.hexDigitValue }
+        guard digits.allSatisfy({ $0 != nil }) else { return nil }
+        let values = digits.map { Double($0!) }
+        switch values.count {
+        case 3, 4:
+            self.init(red: values[0] / 15, green: values[1] / 15, blue: values[2] / 15,
+                      alpha: values.count == 4 ? values[3] / 15 : 1)
+        case 6, 8:
+            func byte(_ i: Int) -> Double { (values[2 * i] * 16 + values[2 * i + 1]) / 255 }
+            self.init(red: byte(0), green: byte(1), blue: byte(2), alpha: values.count == 8 ? byte(3) : 1)
+        default:
+            return nil
+        }
+    }
+}
+
+public struct GradientStop: Sendable, Equatable {
+    /// 0...1 along the gradient.
+    public var location: Double
+    public var color: Color
+    public init(location: Double, color: Color) {
+        self.location = location
+        self.color = color
+    }
+}
+
+/// How an area is filled. Gradient geometry is in unit points of the node's bounds, as in SwiftUI.
+public enum Paint: Sendable, Equatable {
+    case solid(Color)
+    case linear(stops: [GradientStop], start: UnitPoint, end: UnitPoint)
+    /// Radii in points.
+    case radial(stops: [GradientStop], center: UnitPoint, startRadius: Double, endRadius: Double)
+    /// Angles in degrees, clockwise from the positive x axis.
+    case angular(stops: [GradientStop], center: UnitPoint, startAngle: Double, endAngle: Double)
+}
+
+// MARK: - Geometry
+
+public struct Point: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+}
+
+public struct Size: Sendable, Hashable {
+    public var width: Double
+    public var height: Double
+    public init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
+}
+
+public struct Rect: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+    public var width: Double
+    public var height: Double
+    public init(x: Double, y: Double, width: Double, height: Double) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// The point at a unit position of this rect (0,0 top-leading; 1,1 bottom-trailing).
+    public func point(at anchor: UnitPoint) -> Point {
+        Point(x: x + anchor.x * width, y: y + anchor.y * height)
+    }
+
+    public func union(_ other: Rect) -> Rect {
+        let minX = min(x, other.x), minY = min(y, other.y)
+        let maxX = max(x + width, other.x + other.width), maxY = max(y + height, other.y + other.height)
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+}
+
+/// SwiftUI's UnitPoint: a position relative to a rectangle, y growing downward.
+public struct UnitPoint: Sendable, Hashable {
+    public var x: Double
+    public var y: Double
+    public init(x: Double, y: Double) {
+        self.x = x
+        self.y = y
+    }
+
+    public static let zero = UnitPoint(x: 0, y: 0)
+    public static let center = UnitPoint(x: 0.5, y: 0.5)
+    public static let top = UnitPoint(x: 0.5, y: 0)
+    public static let bottom = UnitPoint(x: 0.5, y: 1)
+    public static let leading = UnitPoint(x: 0, y: 0.5)
+    public static let trailing = UnitPoint(x: 1, y: 0.5)
+    public static let topLeading = UnitPoint(x: 0, y: 0)
+    public static let topTrailing = UnitPoint(x: 1, y: 0)
+    public static let bottomLeading = UnitPoint(x: 0, y: 1)
+    public static let bottomTrailing = UnitPoint(x: 1, y: 1)
+
+    /// The names scenes.json accepts for anchors.
+    public static let named: [(name: String, point: UnitPoint)] = [
+        ("center", .center), ("top", .top), ("bottom", .bottom), ("leading", .leading), ("trailing", .trailing),
+        ("topLeading", .topLeading), ("topTrailing", .topTrailing),
+        ("bottomLeading", .bottomLeading), ("bottomTrailing", .bottomTrailing),
+    ]
+}
+
+/// A parsed SVG path: absolute commands only (relative ones and H/V are resolved while parsing).
+public struct PathData: Sendable, Equatable {
+    public enum Command: Sendable, Equatable {
+        case move(Point)
+        case line(Point)
+        case quad(control: Point, to: Point)
+        case cubic(control1: Point, control2: Point, to: Point)
+        case close
+    }
+
+    public var commands: [Command]
+    public init(commands: [Command]) { self.commands = commands }
+}
+
+// MARK: - Animations
+
+/// A property that animations can drive. Raw values are the `"property"` strings of scenes.json.
+public enum AnimatableProperty: String, Sendable, Equatable, Hashable, CaseIterable {
+    case offsetX = "offset.x"
+    case offsetY = "offset.y"
+    case rotation
+    /// Both axes of scale at once.
+    case scale
+    case scaleX = "scale.x"
+    case scaleY = "scale.y"
+    case opacity
+    case hueRotation
+    case blur
+    case shadowRadius = "shadow.radius"
+    case shadowX = "shadow.x"
+    case shadowY = "shadow.y"
+    case shadowColor = "shadow.color"
+    case cornerRadius
+    case strokeWidth = "stroke.width"
+    case dashPhase = "stroke.dashPhase"
+    case strokeColor = "stroke.color"
+    /// The fill's colour; only for nodes with a solid fill.
+    case fillColor = "fill.color"
+    case trimFrom = "trim.from"
+    case trimTo = "trim.to"
+    case yOffset
+
+    public var isColor: Bool {
+        self == .shadowColor || self == .strokeColor || self == .fillColor
+    }
+}
+
+/// A value an animation produces: a number or a colour, matching its property.
+public enum AnimationValue: Sendable, Equatable {
+    case number(Double)
+    case color(Color)
+}
+
+/// SwiftUI's timing curves.
+public enum TimingCurve: Sendable, Equatable {
+    case linear
+    /// cubic-bezier(0.42, 0, 1, 1)
+    case easeIn
+    /// cubic-bezier(0, 0, 0.58, 1)
+    case easeOut
+    /// cubic-bezier(0.42, 0, 0.58, 1)
+    case easeInOut
+    case cubicBezier(x1: Double, y1: Double, x2: Double, y2: Double)
+    /// SwiftUI's `spring(response:dampingFraction:)`: response in seconds.
+    case spring(response: Double, dampingFraction: Double)
+    /// SwiftUI's `interpolatingSpring(mass:stiffness:damping:)`.
+    case interpolatingSpring(mass: Double, stiffness: Double, damping: Double)
+
+    public var isSpring: Bool {
+        switch self {
+        case .spring, .interpolatingSpring: true
+        default: false
+        }
+    }
+}
+
+/// How many iterations an animation plays.
+public enum RepeatCount: Sendable, Equatable {
+    case count(Int)
+    case forever
+}
+
+/// One animation of one property of a node.
+///
+/// Timing, exactly (all in scene seconds; docs/FORMAT.md "Timing" has examples): before `delay` the
+/// property holds the animation's first value (`from`, or the first keyframe). An iteration lasts `duration / speed`. Iteration k
+/// (0-based) runs over `[delay + k·d, delay + (k+1)·d)`. With `autoreverses`, odd iterations run
+/// backwards (to → from). After the last iteration the value holds where that iteration ended.
+/// `delay` is not scaled by `speed` and is applied once, before the first iteration.
+public struct Animation: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// From one value to another along a curve over `duration` seconds
+        /// (for springs, `duration` is the settling time unless given).
+        case basic(from: AnimationValue, to: AnimationValue, curve: TimingCurve, duration: Rational)
+        /// A keyframe track; the first keyframe is at time 0 and the track lasts until the last keyframe.
+        case keyframes([Keyframe])
+    }
+
+    public var id: String?
+    public var property: AnimatableProperty
+    public var kind: Kind
+    /// Scene seconds before the first iteration starts, exactly as written.
+    public var delay: Rational
+    /// Playback rate multiplier (> 0).
+    public var speed: Rational
+    public var repeatCount: RepeatCount
+    public var autoreverses: Bool
+
+    public init(id: String? = nil, property: AnimatableProperty, kind: Kind, delay: Rational = .zero,
+                speed: Rational = .one, repeatCount: RepeatCount = .count(1), autoreverses: Bool = false) {
+        self.id = id
+        self.property = property
+        self.kind = kind
+        self.delay = delay
+        self.speed = speed
+        self.repeatCount = repeatCount
+        self.autoreverses = autoreverses
+    }
+}
+
+public struct Keyframe: Sendable, Equatable {
+    /// Seconds from the start of the track, strictly increasing.
+    public var time: Rational
+    public var value: AnimationValue
+    /// The curve of the segment that arrives at this keyframe.
+    public var curve: TimingCurve
+    /// When true, the value jumps at this keyframe's time instead of moving towards it.
+    public var hold: Bool
+
+    public init(time: Rational, value: AnimationValue, curve: TimingCurve = .linear, hold: Bool = false) {
+        self.time = time
+        self.value = value
+        self.curve = curve
+        self.hold = hold
+    }
+}

@@ -1,0 +1,183 @@
+import DioramaDocument
+import Foundation
+
+/// A scene fully resolved at one time: every node's transform, paint, opacity, effects and
+/// particles, ready to draw. Produced by `SceneEvaluator`, consumed by the renderer.
+/// The same document, scene, time and language give an equal snapshot, bit for bit.
+public struct Snapshot: Sendable, Equatable {
+    /// The canvas coordinate space, in points.
+    public var canvas: Size
+    public var background: Paint
+    /// Top-level nodes in drawing order (zIndex already applied).
+    public var nodes: [NodeSnapshot]
+
+    public init(canvas: Size, background: Paint, nodes: [NodeSnapshot]) {
+        self.canvas = canvas
+        self.background = background
+        self.nodes = nodes
+    }
+}
+
+/// One node at one time.
+public struct NodeSnapshot: Sendable, Equatable {
+    public var id: String?
+    /// Maps the node's own coordinates to its parent's (scale, rotation and offset already composed).
+    public var transform: AffineTransform
+    /// The node's anchor frame in its own coordinates: gradients' unit points refer to it.
+    public var bounds: Rect
+    /// This node's own opacity, 0...1 (the renderer multiplies down the tree by drawing layers).
+    public var opacity: Double
+    /// Degrees.
+    public var hueRotation: Double
+    /// Points, in the node's own coordinates.
+    public var blur: Double
+    public var shadow: Shadow?
+    /// A paint whose alpha masks the node's layer; its unit points refer to `bounds`.
+    public var mask: Paint?
+    public var content: SnapshotContent
+
+    public init(id: String? = nil, transform: AffineTransform = .identity, bounds: Rect, opacity: Double = 1,
+                hueRotation: Double = 0, blur: Double = 0, shadow: Shadow? = nil, mask: Paint? = nil,
+                content: SnapshotContent) {
+        self.id = id
+        self.transform = transform
+        self.bounds = bounds
+        self.opacity = opacity
+        self.hueRotation = hueRotation
+        self.blur = blur
+        self.shadow = shadow
+        self.mask = mask
+        self.content = content
+    }
+
+    /// True when the node must be drawn as one offscreen layer (opacity, effects or a mask apply to it as a whole).
+    public var needsLayer: Bool {
+        opacity < 1 || hueRotation != 0 || blur > 0 || shadow != nil || mask != nil
+    }
+}
+
+public enum SnapshotContent: Sendable, Equatable {
+    /// Children in drawing order.
+    case group([NodeSnapshot])
+    case shape(ShapeSnapshot)
+    case text(TextSnapshot)
+    case particles(ParticlesSnapshot)
+    case image(ImageContent)
+}
+
+/// Outline geometry in the node's own coordinates.
+public enum Geometry: Sendable, Equatable {
+    case rect(Rect, cornerRadius: Double)
+    case ellipse(center: Point, radiusX: Double, radiusY: Double)
+    /// Closed or open paths (polygons, waves and lines are resolved into paths).
+    case path(PathData)
+}
+
+public struct ShapeSnapshot: Sendable, Equatable {
+    public var geometry: Geometry
+    public var fill: Paint?
+    public var stroke: Stroke?
+    /// The visible fraction of the outline (0...1), like SwiftUI's `.trim(from:to:)`; applies to the stroke
+    /// and, when it is not the whole outline, to the fill as well (the trimmed path is filled).
+    public var trimFrom: Double
+    public var trimTo: Double
+
+    public init(geometry: Geometry, fill: Paint?, stroke: Stroke?, trimFrom: Double = 0, trimTo: Double = 1) {
+        self.geometry = geometry
+        self.fill = fill
+        self.stroke = stroke
+        self.trimFrom = trimFrom
+        self.trimTo = trimTo
+    }
+}
+
+public struct TextSnapshot: Sendable, Equatable {
+    /// Already resolved for the snapshot's language.
+    public var text: String
+    public var position: Point
+    public var alignment: UnitPoint
+    public var font: Font
+    public var paint: Paint
+
+    public init(text: String, position: Point, alignment: UnitPoint, font: Font, paint: Paint) {
+        self.text = text
+        self.position = position
+        self.alignment = alignment
+        self.font = font
+        self.paint = paint
+    }
+}
+
+public struct ParticlesSnapshot: Sendable, Equatable {
+    public var shape: ParticleShape
+    public var blendMode: BlendMode
+    /// Live particles, oldest first.
+    public var particles: [Particle]
+
+    public init(shape: ParticleShape, blendMode: BlendMode, particles: [Particle]) {
+        self.shape = shape
+        self.blendMode = blendMode
+        self.particles = particles
+    }
+}
+
+public struct Particle: Sendable, Equatable {
+    public var position: Point
+    /// Points.
+    public var radius: Double
+    /// Degrees.
+    public var rotation: Double
+    /// 0...1.
+    public var alpha: Double
+    public var color: Color
+
+    public init(position: Point, radius: Double, rotation: Double, alpha: Double, color: Color) {
+        self.position = position
+        self.radius = radius
+        self.rotation = rotation
+        self.alpha = alpha
+        self.color = color
+    }
+}
+
+/// A 2-D affine transform in cairo's convention: x' = a·x + c·y + tx, y' = b·x + d·y + ty.
+public struct AffineTransform: Sendable, Equatable {
+    public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
+
+    public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
+        (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
+    }
+
+    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+
+    public static func translation(x: Double, y: Double) -> AffineTransform {
+        AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
+    }
+
+    public static func scale(x: Double, y: Double) -> AffineTransform {
+        AffineTransform(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0)
+    }
+
+    /// Clockwise on screen (y grows downward) by `degrees`.
+    public static func rotation(degrees: Double) -> AffineTransform {
+        let radians = degrees * .pi / 180
+        let (sine, cosine) = (sin(radians), cos(radians))
+        return AffineTransform(a: cosine, b: sine, c: -sine, d: cosine, tx: 0, ty: 0)
+    }
+
+    /// `self` applied first, then `other`.
+    public func concatenating(_ other: AffineTransform) -> AffineTransform {
+        AffineTransform(
+            a: a * other.a + b * other.c,
+            b: a * other.b + b * other.d,
+            c: c * other.a + d * other.c,
+            d: c * other.b + d * other.d,
+            tx: tx * other.a + ty * other.c + other.tx,
+            ty: tx * other.b + ty * other.d + other.ty
+        )
+    }
+
+    public func apply(to point: Point) -> Point {
+        Point(x: a * point.x + c * point.y + tx, y: b * point.x + d * point.y + ty)
+    }
+}
