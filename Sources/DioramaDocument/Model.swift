@@ -690,6 +690,32 @@ public enum TimingCurve: Sendable, Equatable {
         default: false
         }
     }
+
+    /// The spring's natural angular frequency (radians per second) and damping ratio; nil for bezier curves.
+    /// SwiftUI's `spring(response:dampingFraction:)` has unit mass, stiffness (2π/response)² and
+    /// damping 4π·dampingFraction/response.
+    public var springParameters: (omega: Double, dampingRatio: Double)? {
+        switch self {
+        case .spring(let response, let dampingFraction):
+            return (2 * Double.pi / response, dampingFraction)
+        case .interpolatingSpring(let mass, let stiffness, let damping):
+            return ((stiffness / mass).squareRoot(), damping / (2 * (stiffness * mass).squareRoot()))
+        default:
+            return nil
+        }
+    }
+
+    /// For springs: seconds until the motion stays within 0.1 % of its distance from the target,
+    /// rounded up to the millisecond, used as an iteration's length when the file gives no `duration`.
+    /// Zero for bezier curves.
+    public var settlingDuration: Rational {
+        guard let (omega, zeta) = springParameters, omega > 0, zeta > 0 else { return .zero }
+        // The slowest decaying mode sets the pace; near critical damping the (1 + ωt) factor needs a margin.
+        let rate = zeta < 1 ? zeta * omega : omega * (zeta - (zeta * zeta - 1).squareRoot())
+        let margin = abs(zeta - 1) < 0.2 ? 1.5 : 1.0
+        let seconds = 6.907755278982137 / rate * margin  // ln(1000) / rate
+        return Rational(Int128((seconds * 1000).rounded(.up)), 1000)
+    }
 }
 
 /// How many iterations an animation plays.
