@@ -1,0 +1,127 @@
+import CSampleRate
+import CSndfile
+import DioramaMixer
+
+/// Reads sound files into mixer sounds: decode with libsndfile, convert to the engine's rate with
+/// libsamplerate, and lay the channels out as stereo.
+///
+/// Never call this on the audio thread: it reads files and allocates.
+public enum SoundFile {
+    /// The longest sound accepted, in seconds (10 minutes: 55 MB of stereo floats at 48 kHz).
+    /// Longer files are refused before decoding, so a stray hour-long recording cannot eat memory.
+    public static let maximumDuration: Double = 600
+
+    /// The libsamplerate converter used when a file's rate differs from the engine's:
+    /// `SRC_SINC_MEDIUM_QUALITY` (band-limited sinc, 97 dB signal-to-noise, 90% of the band
+    /// kept), a good trade between load time and transparency for effects and ambience.
+    public static let converterQuality = Int32(SRC_SINC_MEDIUM_QUALITY)
+
+    /// Loads `path` as sound `name`, converted to `sampleRate` frames per second, stereo.
+    ///
+    /// Mono files are centred (the same signal at unity on both channels); files with more than
+    /// two channels keep their first two.
+    public static func load(name: String, path: String, sampleRate: Int = 48_000) throws(SoundLoadError) -> MixerSound {
+        let decoded = try decode(name: name, path: path)
+        var samples = decoded.samples
+        if decoded.rate != sampleRate {
+            samples = try resample(samples, channels: 2, from: decoded.rate, to: sampleRate, name: name, path: path)
+        }
+        return MixerSound(name: name, interleavedStereo: samples)
+    }
+
+    /// Decodes the whole file to interleaved stereo floats at the file's own rate.
+    static func decode(name: String, path: String) throws(SoundLoadError) -> (samples: [Float], rate: Int) {
+        var info = SF_INFO()
+        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+            throw .unreadable(name, path, String(cString: sf_strerror(nil)))
+        }
+        defer { sf_close(file) }
+        let channels = Int(info.channels)
+        let rate = Int(info.samplerate)
+        guard channels > 0, rate > 0 else {
+            throw .unreadable(name, path, "the file reports \(channels) channels at \(rate) Hz")
+        }
+        let frames = Int(info.frames)
+        guard Double(frames) <= maximumDuration * Double(rate) else {
+            throw SoundLoadError(
+                soundName: name, path: path,
+                reason: "it lasts \(Int(Double(frames) / Double(rate))) s, over the \(Int(maximumDuration)) s limit for a sound",
+                hint: "shorten the file; long ambience should be a shorter seamless loop")
+        }
+        guard frames > 0 else {
+            throw SoundLoadError(soundName: name, path: path, reason: "it holds no audio (0 frames)",
+                                 hint: "re-export the sound; an empty file plays nothing")
+        }
+        if let shortfall = truncatedData(file) {
+            throw SoundLoadError(
+                soundName: name, path: path,
+                reason: "it is truncated: its header promises \(shortfall.promised) bytes of audio but the file holds \(shortfall.present)",
+                hint: "the file was cut short (an interrupted copy or export?); export it again")
+        }
+        var raw = [Float](repeating: 0, count: frames * channels)
+        let read = raw.withUnsafeMutableBufferPointer { sf_readf_float(file, $0.baseAddress, sf_count_t(frames)) }
+        let error = sf_error(file)
+        if error != 0 {
+            throw .unreadable(name, path, "decoding failed after \(read) of \(frames) frames: \(String(cString: sf_strerror(file)))")
+        }
+        guard Int(read) == frames else {
+            throw SoundLoadError(
+                soundName: name, path: path,
+                reason: "it is truncated: its header promises \(frames) frames but only \(read) could be read",
+                hint: "the file was cut short (an interrupted copy or export?); export it again")
+        }
+        var stereo = [Float](repeating: 0, count: frames * 2)
+        for frame in 0..<frames {
+            let left = raw[frame * channels]
+            stereo[2 * frame] = left
+            stereo[2 * frame + 1] = channels > 1 ? raw[frame * channels + 1] : left
+        }
+        return (stereo, rate)
+    }
+
+    /// libsndfile quietly plays what is left of a WAV/AIFF cut short, noting it only in its log
+    /// ("data : 96000 (should be 47978)"); that is read here so a damaged file is not half-played.
+    static func truncatedData(_ file: OpaquePointer) -> (promised: Int, present: Int)? {
+        var log = [CChar](repeating: 0, count: 8192)
+        _ = log.withUnsafeMutableBufferPointer { sf_command(file, Int32(SFC_GET_LOG_INFO), $0.baseAddress, Int32($0.count)) }
+        let text = String(decoding: log.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        for line in text.split(separator: "\n") {
+            let words = line.split(whereSeparator: { $0 == " " || $0 == "(" || $0 == ")" || $0 == ":" })
+            // ["data", "96000", "should", "be", "47978"] (also "SSND" in AIFF files)
+            guard words.count >= 5, words[0] == "data" || words[0] == "SSND", words[2] == "should", words[3] == "be",
+                  let promised = Int(words[1]), let present = Int(words[4]), present < promised
+            else { continue }
+            return (promised, present)
+        }
+        return nil
+    }
+
+    static func resample(_ samples: [Float], channels: Int, from inputRate: Int, to outputRate: Int,
+                         name: String, path: String) throws(SoundLoadError) -> [Float] {
+        let inputFrames = samples.count / channels
+        let ratio = Double(outputRate) / Double(inputRate)
+        let outputFrames = Int((Double(inputFrames) * ratio).rounded(.up)) + 16
+        var output = [Float](repeating: 0, count: outputFrames * channels)
+        var produced = 0
+        let status: Int32 = samples.withUnsafeBufferPointer { input in
+            output.withUnsafeMutableBufferPointer { out in
+                var data = SRC_DATA()
+                data.data_in = input.baseAddress
+                data.input_frames = inputFrames
+                data.data_out = out.baseAddress
+                data.output_frames = outputFrames
+                data.end_of_input = 1
+                data.src_ratio = ratio
+                let status = src_simple(&data, converterQuality, Int32(channels))
+                produced = Int(data.output_frames_gen)
+                return status
+            }
+        }
+        if status != 0 {
+            throw SoundLoadError(soundName: name, path: path,
+                                 reason: "conversion from \(inputRate) Hz to \(outputRate) Hz failed: \(String(cString: src_strerror(status)))",
+                                 hint: "convert the file to \(outputRate) Hz yourself, e.g. `sox IN -r \(outputRate) OUT`")
+        }
+        return Array(output.prefix(produced * channels))
+    }
+}
