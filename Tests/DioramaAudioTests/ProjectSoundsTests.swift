@@ -1,0 +1,58 @@
+import DioramaAudio
+import Foundation
+import Testing
+
+/// Checks the committed files in media/ (what ships), and that the recipes still make them.
+@Suite struct ProjectSoundsTests {
+    /// media/ beside Package.swift, two folders above this file.
+    static let media = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("media")
+
+    func load(_ name: String) throws -> [Float] {
+        let sound = try SoundFile.load(name: name, path: Self.media.appendingPathComponent("\(name).flac").path)
+        return channel(sound.interleavedSamples, 0)
+    }
+
+    @Test("every project sound is in media/, peaks at or below -1 dBFS, and is not silent", arguments: ProjectSounds.names)
+    func peakAndPresence(name: String) throws {
+        let samples = try load(name)
+        let peak = samples.map(abs).max() ?? 0
+        #expect(peak <= 0.8913)  // -1 dBFS
+        #expect(peak >= 0.1)
+    }
+
+    @Test("beds loop without a click: the seam's step is an ordinary step of the sound", arguments: ["surf", "wind"])
+    func seamlessBeds(name: String) throws {
+        let samples = try load(name)
+        let steps = zip(samples, samples.dropFirst()).map { abs($1 - $0) }.sorted()
+        let seam = abs(samples[0] - samples[samples.count - 1])
+        // No larger than 99.9% of the sound's own sample-to-sample steps.
+        #expect(seam <= steps[steps.count * 999 / 1000])
+    }
+
+    @Test("one-shots start and end near silence (no click at either edge), except the click itself",
+          arguments: ["bell", "creak", "birds", "breathe-in", "breathe-out", "chime"])
+    func quietEdges(name: String) throws {
+        let samples = try load(name)
+        #expect(abs(samples[0]) < 0.01)
+        #expect(abs(samples[samples.count - 1]) < 0.001)
+    }
+
+    @Test("the click's first sample is its loudest: an onset exact to the sample")
+    func clickOnset() throws {
+        let samples = try load("click")
+        #expect(samples[0] > 0.7)
+        #expect(samples.dropFirst().allSatisfy { abs($0) < samples[0] })
+    }
+
+    @Test("the recipes are deterministic and still make the committed files", arguments: ["creak", "click", "chime"])
+    func regenerates(name: String) throws {
+        let first = try #require(ProjectSounds.make(name))
+        let second = try #require(ProjectSounds.make(name))
+        #expect(first.samples == second.samples)
+        let committed = try load(name)
+        #expect(committed.count == first.samples.count)
+        let difference = zip(committed, first.samples).map { abs($0 - $1) }.max() ?? 1
+        #expect(difference <= 1.0 / 32767)  // 16-bit FLAC rounding
+    }
+}
