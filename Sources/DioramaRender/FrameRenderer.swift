@@ -1,0 +1,208 @@
+import CCairo
+import DioramaDocument
+import DioramaTimeline
+import Foundation
+
+/// Draws snapshots into premultiplied ARGB32 pixels with cairo and pango, with SwiftUI's meaning:
+/// transforms composed in order, opacity multiplying down the tree (a node with effects is drawn as
+/// one layer), hue rotation, blur and shadow on the node's layer only, gradient masks, trimmed and
+/// dashed strokes, text, particles and PNG images. The canvas is scaled uniformly to the output and
+/// letterboxed with black.
+///
+/// Deterministic: the same snapshot and output size give byte-identical pixels, whatever was drawn
+/// before (caches only ever hold pixels that drawing afresh would produce).
+///
+/// Not thread-safe: it owns caches (fonts, sprites, images, the static part of the last frame).
+/// Use one renderer per thread.
+///
+/// ```swift
+/// let renderer = FrameRenderer(imageDirectory: loaded.baseDirectory)
+/// let frame = try renderer.render(snapshot, width: 1280, height: 720)
+/// try frame.writePNG(to: URL(fileURLWithPath: "frame.png"))
+/// ```
+public final class FrameRenderer {
+    /// Relative image paths in snapshots are resolved against this directory (the scenes file's).
+    public let imageDirectory: URL?
+    /// Problems met while drawing that did not stop the frame (a missing image), each reported once.
+    public private(set) var warnings: [String] = []
+
+    let textLayouts = TextLayoutCache()
+    let sprites = ParticleSpriteCache()
+    private var images: [String: OpaquePointer?] = [:]
+    /// A 1×1 context for measuring paths outside of drawing.
+    let measuringSurface: OpaquePointer
+    let measuring: OpaquePointer
+
+    /// The background and the leading top-level nodes that were equal in the last two frames.
+    private var staticPrefix: StaticPrefix?
+    private var previousFrame: (key: FrameKey, nodes: [NodeSnapshot])?
+
+    public init(imageDirectory: URL? = nil) {
+        self.imageDirectory = imageDirectory
+        measuringSurface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)
+        measuring = cairo_create(measuringSurface)
+    }
+
+    deinit {
+        for case let surface? in images.values { cairo_surface_destroy(surface) }
+        cairo_destroy(measuring)
+        cairo_surface_destroy(measuringSurface)
+    }
+
+    /// Renders a snapshot into a new frame of `width`×`height` pixels.
+    public func render(_ snapshot: Snapshot, width: Int, height: Int) throws -> RenderedFrame {
+        var frame = RenderedFrame(width: width, height: height)
+        try frame.bytes.withUnsafeMutableBytes { buffer in
+            try render(snapshot, into: buffer.baseAddress!, width: width, height: height, stride: width * 4)
+        }
+        return frame
+    }
+
+    /// Renders a snapshot into caller-owned pixels (e.g. a locked SDL texture), replacing all of them.
+    /// - Parameters:
+    ///   - pixels: `height` rows of `stride` bytes, premultiplied ARGB32 (SDL_PIXELFORMAT_ARGB8888).
+    ///   - stride: bytes per row; at least `width × 4` and a multiple of 4.
+    public func render(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int,
+                       stride: Int) throws {
+        guard width > 0, height > 0, width <= 16384, height <= 16384 else {
+            throw RenderError("cannot render a \(width)x\(height) frame: width and height must be 1...16384 pixels")
+        }
+        guard stride >= width * 4, stride % 4 == 0 else {
+            throw RenderError("a stride of \(stride) bytes cannot hold \(width) ARGB32 pixels per row")
+        }
+        let key = FrameKey(width: width, height: height, canvas: snapshot.canvas, background: snapshot.background)
+        let unchanged = previousFrame.map { $0.key == key ? commonPrefixCount(snapshot.nodes, $0.nodes) : 0 } ?? 0
+        if let prefix = staticPrefix, prefix.key == key, prefix.nodes.count >= unchanged,
+           snapshot.nodes.starts(with: prefix.nodes) {
+            // Still valid.
+        } else {
+            staticPrefix = nil
+            staticPrefix = try StaticPrefix(key: key, nodes: Array(snapshot.nodes.prefix(unchanged))) { surface in
+                try drawFrame(snapshot, nodes: snapshot.nodes.prefix(unchanged), on: surface, clearing: true)
+            }
+        }
+        let prefix = staticPrefix!
+        prefix.copy(into: pixels, stride: stride)
+        let target = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                         Int32(width), Int32(height), Int32(stride))!
+        defer {
+            cairo_surface_finish(target)
+            cairo_surface_destroy(target)
+        }
+        try drawFrame(snapshot, nodes: snapshot.nodes[prefix.nodes.count...], on: target, clearing: false)
+        previousFrame = (key, snapshot.nodes)
+    }
+
+    /// Renders a snapshot and writes it as a PNG file (replacing any file at `url`).
+    public func writePNG(_ snapshot: Snapshot, width: Int, height: Int, to url: URL) throws {
+        try render(snapshot, width: width, height: height).writePNG(to: url)
+    }
+
+    /// Draws the letterbox and background (when `clearing`) and `nodes` on an ARGB32 surface.
+    private func drawFrame(_ snapshot: Snapshot, nodes: ArraySlice<NodeSnapshot>, on surface: OpaquePointer,
+                           clearing: Bool) throws {
+        let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
+        let placement = CanvasPlacement(canvas: snapshot.canvas, outputWidth: width, outputHeight: height)
+        let cr = cairo_create(surface)!
+        defer { cairo_destroy(cr) }
+        if clearing {
+            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+            cairo_set_source_rgba(cr, 0, 0, 0, 1)
+            cairo_paint(cr)
+            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        }
+        guard placement.scale > 0 else { return }
+        // Whole-pixel letterbox edges; everything drawn is clipped to the canvas.
+        let right = (placement.originX + placement.width).rounded(), bottom = (placement.originY + placement.height).rounded()
+        cairo_rectangle(cr, placement.originX, placement.originY, right - placement.originX, bottom - placement.originY)
+        cairo_clip(cr)
+        cairo_translate(cr, placement.originX, placement.originY)
+        cairo_scale(cr, placement.scale, placement.scale)
+        if clearing {
+            let canvasRect = Rect(x: 0, y: 0, width: snapshot.canvas.width, height: snapshot.canvas.height)
+            let pattern = makePattern(snapshot.background, bounds: canvasRect, alpha: 1)
+            cairo_set_source(cr, pattern)
+            cairo_paint(cr)
+            cairo_pattern_destroy(pattern)
+        }
+        for node in nodes { draw(node, in: cr) }
+        let status = cairo_status(cr)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError("cairo failed while drawing: \(String(cString: cairo_status_to_string(status)))")
+        }
+    }
+
+    private func commonPrefixCount(_ a: [NodeSnapshot], _ b: [NodeSnapshot]) -> Int {
+        var count = 0
+        while count < a.count, count < b.count, a[count] == b[count] { count += 1 }
+        return count
+    }
+
+    // MARK: Images
+
+    /// The loaded PNG for a snapshot's image path, or nil (with a warning, once) when it cannot be read.
+    func image(atPath path: String) -> OpaquePointer? {
+        if let cached = images[path] { return cached }
+        let resolved: String
+        if path.hasPrefix("/") || imageDirectory == nil {
+            resolved = path
+        } else {
+            resolved = imageDirectory!.appendingPathComponent(path).path
+        }
+        var surface: OpaquePointer? = nil
+        if FileManager.default.fileExists(atPath: resolved), let loaded = cairo_image_surface_create_from_png(resolved) {
+            if cairo_surface_status(loaded) == CAIRO_STATUS_SUCCESS {
+                surface = loaded
+            } else {
+                cairo_surface_destroy(loaded)
+            }
+        }
+        if surface == nil { warnings.append("image \(resolved): cannot be read as a PNG; drawn as nothing") }
+        images[path] = surface
+        return surface
+    }
+}
+
+/// What a cached static prefix depends on besides its nodes.
+struct FrameKey: Equatable {
+    var width: Int
+    var height: Int
+    var canvas: Size
+    var background: Paint
+}
+
+/// The pixels of the background plus some leading top-level nodes, for one output size.
+final class StaticPrefix {
+    let key: FrameKey
+    let nodes: [NodeSnapshot]
+    private var bytes: [UInt8]
+
+    init(key: FrameKey, nodes: [NodeSnapshot], draw: (OpaquePointer) throws -> Void) throws {
+        self.key = key
+        self.nodes = nodes
+        bytes = [UInt8](repeating: 0, count: key.width * key.height * 4)
+        try bytes.withUnsafeMutableBytes { buffer in
+            let surface = cairo_image_surface_create_for_data(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                                              CAIRO_FORMAT_ARGB32, Int32(key.width), Int32(key.height),
+                                                              Int32(key.width * 4))!
+            defer {
+                cairo_surface_finish(surface)
+                cairo_surface_destroy(surface)
+            }
+            try draw(surface)
+        }
+    }
+
+    func copy(into pixels: UnsafeMutableRawPointer, stride: Int) {
+        let rowBytes = key.width * 4
+        bytes.withUnsafeBytes { source in
+            if stride == rowBytes {
+                pixels.copyMemory(from: source.baseAddress!, byteCount: rowBytes * key.height)
+            } else {
+                for y in 0..<key.height {
+                    (pixels + y * stride).copyMemory(from: source.baseAddress! + y * rowBytes, byteCount: rowBytes)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,308 @@
+import CCairo
+import DioramaDocument
+import DioramaTimeline
+import Foundation
+
+// Where a node becomes pixels: the tree walk, layers and their effects.
+//
+// Invariant the layer and particle code relies on: every clip set on a context is a rectangle
+// aligned to device pixels (the canvas letterbox and layer regions), so `deviceClip` is exact.
+
+extension FrameRenderer {
+    /// Draws one node (and its subtree) with the context's current transform as its parent's space.
+    func draw(_ node: NodeSnapshot, in cr: OpaquePointer) {
+        guard node.opacity > 0, node.transform.isDrawable else { return }
+        cairo_save(cr)
+        var matrix = node.transform.cairoMatrix
+        cairo_transform(cr, &matrix)
+        if node.needsLayer, !canDrawWithoutLayer(node) {
+            drawLayer(node, in: cr)
+        } else {
+            drawContent(node, alpha: min(node.opacity, 1), in: cr)
+        }
+        cairo_restore(cr)
+    }
+
+    /// Opacity alone on a leaf that paints once (a fill or a stroke, text, an image) looks the same
+    /// drawn with alpha as through a layer, and costs far less.
+    private func canDrawWithoutLayer(_ node: NodeSnapshot) -> Bool {
+        guard node.hueRotation == 0, node.blur <= 0, node.shadow == nil, node.mask == nil else { return false }
+        switch node.content {
+        case .shape(let shape): return shape.fill == nil || shape.stroke == nil
+        case .text, .image: return true
+        case .group, .particles: return false
+        }
+    }
+
+    private func drawContent(_ node: NodeSnapshot, alpha: Double, in cr: OpaquePointer) {
+        switch node.content {
+        case .group(let children):
+            for child in children { draw(child, in: cr) }
+        case .shape(let shape):
+            drawShape(shape, bounds: node.bounds, alpha: alpha, in: cr)
+        case .text(let text):
+            drawText(text, bounds: node.bounds, alpha: alpha, in: cr)
+        case .particles(let particles):
+            drawParticles(particles, alpha: alpha, in: cr)
+        case .image(let image):
+            drawImage(image, alpha: alpha, in: cr)
+        }
+    }
+
+    // MARK: Layers
+
+    /// Draws the node into an offscreen group no larger than its visible ink (plus the reach of its
+    /// blur and shadow), applies hue rotation, blur, mask and shadow to that group's pixels, then
+    /// composites it once with the node's opacity.
+    private func drawLayer(_ node: NodeSnapshot, in cr: OpaquePointer) {
+        guard let ink = inkBounds(of: node.content, bounds: node.bounds) else { return }
+        var ctm = cairo_matrix_t()
+        cairo_get_matrix(cr, &ctm)
+        let pixelsPerPoint = ctm.uniformScale
+        let blurSigma = GaussianBlur.sigma(forRadius: node.blur) * pixelsPerPoint
+        let blurReach = GaussianBlur.reach(sigma: blurSigma)
+        var region = ctm.boundingBox(of: ink).insetBy(-blurReach)
+        var shadowSigma = 0.0, shadowOffset = (x: 0.0, y: 0.0)
+        if let shadow = node.shadow {
+            shadowSigma = GaussianBlur.sigma(forRadius: shadow.radius) * pixelsPerPoint
+            // The offset is in the node's space, like the blur radius.
+            shadowOffset = (ctm.xx * shadow.x + ctm.xy * shadow.y, ctm.yx * shadow.x + ctm.yy * shadow.y)
+            let shadowRegion = region.offsetBy(shadowOffset.x, shadowOffset.y)
+                .insetBy(-GaussianBlur.reach(sigma: shadowSigma))
+            region = region.union(shadowRegion)
+        }
+        guard let clip = deviceClip(cr), let visible = region.roundedOut.intersection(clip) else { return }
+
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_rectangle(cr, Double(visible.x), Double(visible.y), Double(visible.width), Double(visible.height))
+        cairo_clip(cr)
+        cairo_set_matrix(cr, &ctm)
+        cairo_push_group(cr)
+        drawContent(node, alpha: 1, in: cr)
+
+        let group = cairo_get_group_target(cr)!
+        if node.hueRotation != 0 || blurSigma > 0 {
+            withPixels(of: group) { pixels, width, height, rowPixels in
+                if node.hueRotation != 0 {
+                    HueRotation.apply(to: pixels, width: width, height: height, rowPixels: rowPixels,
+                                      degrees: node.hueRotation)
+                }
+                if blurSigma > 0 {
+                    GaussianBlur.apply(to: pixels, width: width, height: height, rowPixels: rowPixels, sigma: blurSigma)
+                }
+            }
+        }
+        if let mask = node.mask {
+            let pattern = makePattern(mask, bounds: node.bounds, alpha: 1)
+            cairo_set_operator(cr, CAIRO_OPERATOR_DEST_IN)
+            cairo_set_source(cr, pattern)
+            cairo_paint(cr)
+            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+            cairo_pattern_destroy(pattern)
+        }
+        if let shadow = node.shadow, shadow.color.alpha > 0 {
+            drawShadow(under: group, color: shadow.color, sigma: shadowSigma, offset: shadowOffset, in: cr)
+        }
+        cairo_pop_group_to_source(cr)
+        if node.opacity < 1 { cairo_paint_with_alpha(cr, node.opacity) } else { cairo_paint(cr) }
+        cairo_restore(cr)
+    }
+
+    /// Paints the group's silhouette in `color`, blurred and offset (device pixels), beneath the group.
+    private func drawShadow(under group: OpaquePointer, color: Color, sigma: Double, offset: (x: Double, y: Double),
+                            in cr: OpaquePointer) {
+        cairo_surface_flush(group)
+        let width = Int(cairo_image_surface_get_width(group)), height = Int(cairo_image_surface_get_height(group))
+        let shadow = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        defer { cairo_surface_destroy(shadow) }
+        var deviceX = 0.0, deviceY = 0.0
+        cairo_surface_get_device_offset(group, &deviceX, &deviceY)
+        cairo_surface_set_device_offset(shadow, deviceX, deviceY)
+        let premultiplied = [color.blue, color.green, color.red].map { UInt32(($0 * color.alpha * 255).rounded()) }
+        let alpha = UInt32((color.alpha * 255).rounded())
+        let sourceRow = Int(cairo_image_surface_get_stride(group)) / 4, targetRow = Int(cairo_image_surface_get_stride(shadow)) / 4
+        let source = UnsafeMutableRawPointer(cairo_image_surface_get_data(group)!).assumingMemoryBound(to: UInt32.self)
+        let target = UnsafeMutableRawPointer(cairo_image_surface_get_data(shadow)!).assumingMemoryBound(to: UInt32.self)
+        for y in 0..<height {
+            for x in 0..<width {
+                let coverage = source[y * sourceRow + x] >> 24
+                guard coverage > 0 else { target[y * targetRow + x] = 0; continue }
+                @inline(__always) func scaled(_ v: UInt32) -> UInt32 { (v * coverage + 127) / 255 }
+                target[y * targetRow + x] = scaled(alpha) << 24 | scaled(premultiplied[2]) << 16
+                    | scaled(premultiplied[1]) << 8 | scaled(premultiplied[0])
+            }
+        }
+        if sigma > 0 {
+            GaussianBlur.apply(to: target, width: width, height: height, rowPixels: targetRow, sigma: sigma)
+        }
+        cairo_surface_mark_dirty(shadow)
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_set_source_surface(cr, shadow, offset.x, offset.y)
+        cairo_set_operator(cr, CAIRO_OPERATOR_DEST_OVER)
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+
+    /// Gives direct access to an image surface's premultiplied pixels, then tells cairo they changed.
+    func withPixels(of surface: OpaquePointer,
+                    _ body: (UnsafeMutablePointer<UInt32>, _ width: Int, _ height: Int, _ rowPixels: Int) -> Void) {
+        guard cairo_surface_get_type(surface) == CAIRO_SURFACE_TYPE_IMAGE,
+              cairo_image_surface_get_format(surface) == CAIRO_FORMAT_ARGB32 else { return }
+        cairo_surface_flush(surface)
+        guard let data = cairo_image_surface_get_data(surface) else { return }
+        body(UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self),
+             Int(cairo_image_surface_get_width(surface)), Int(cairo_image_surface_get_height(surface)),
+             Int(cairo_image_surface_get_stride(surface)) / 4)
+        cairo_surface_mark_dirty(surface)
+    }
+
+    /// The current clip in device pixels (exact, since every clip is a device-aligned rectangle).
+    func deviceClip(_ cr: OpaquePointer) -> PixelRect? {
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(cr, &matrix)
+        cairo_identity_matrix(cr)
+        var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
+        cairo_clip_extents(cr, &x1, &y1, &x2, &y2)
+        cairo_set_matrix(cr, &matrix)
+        return BoundingBox(minX: x1, minY: y1, maxX: x2, maxY: y2).roundedOut.nonEmpty
+    }
+
+    // MARK: Ink bounds
+
+    /// A box (in the node's own coordinates) that holds everything the content paints, or nil if it paints nothing.
+    func inkBounds(of content: SnapshotContent, bounds: Rect) -> BoundingBox? {
+        switch content {
+        case .group(let children):
+            var union: BoundingBox?
+            for child in children where child.opacity > 0 && child.transform.isDrawable {
+                guard var box = inkBounds(of: child.content, bounds: child.bounds) else { continue }
+                box = box.insetBy(-child.effectReach)
+                let placed = child.transform.cairoMatrix.boundingBox(of: box)
+                union = union.map { $0.union(placed) } ?? placed
+            }
+            return union
+        case .shape(let shape):
+            guard shape.fill != nil || shape.stroke != nil else { return nil }
+            cairo_new_path(measuring)
+            addPath(shape.geometry, to: measuring)
+            var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
+            if let stroke = shape.stroke, stroke.width > 0 {
+                applyStrokeStyle(stroke, to: measuring)
+                cairo_stroke_extents(measuring, &x1, &y1, &x2, &y2)
+                var fx1 = 0.0, fy1 = 0.0, fx2 = 0.0, fy2 = 0.0
+                cairo_path_extents(measuring, &fx1, &fy1, &fx2, &fy2)
+                (x1, y1, x2, y2) = (min(x1, fx1), min(y1, fy1), max(x2, fx2), max(y2, fy2))
+            } else {
+                cairo_path_extents(measuring, &x1, &y1, &x2, &y2)
+            }
+            cairo_new_path(measuring)
+            return BoundingBox(minX: x1, minY: y1, maxX: x2, maxY: y2).nonEmptyBox
+        case .text(let text):
+            let layout = textLayouts.layout(for: text)
+            let origin = layout.origin(for: text)
+            return layout.inkBox.offsetBy(origin.x, origin.y)
+        case .particles(let particles):
+            var box: BoundingBox?
+            for particle in particles.particles where particle.alpha > 0 && particle.radius > 0 {
+                let reach = particle.radius * 1.5
+                let one = BoundingBox(minX: particle.position.x - reach, minY: particle.position.y - reach,
+                                      maxX: particle.position.x + reach, maxY: particle.position.y + reach)
+                box = box.map { $0.union(one) } ?? one
+            }
+            return box
+        case .image(let image):
+            return BoundingBox(image.rect).nonEmptyBox
+        }
+    }
+}
+
+extension NodeSnapshot {
+    /// How far (in the node's own points) blur and shadow spread paint beyond the content's ink.
+    var effectReach: Double {
+        var reach = GaussianBlur.reach(sigma: GaussianBlur.sigma(forRadius: blur))
+        if let shadow {
+            reach += GaussianBlur.reach(sigma: GaussianBlur.sigma(forRadius: shadow.radius))
+                + max(abs(shadow.x), abs(shadow.y))
+        }
+        return reach
+    }
+}
+
+extension DioramaTimeline.AffineTransform {
+    var cairoMatrix: cairo_matrix_t {
+        cairo_matrix_t(xx: a, yx: b, xy: c, yy: d, x0: tx, y0: ty)
+    }
+
+    /// Finite and invertible: SwiftUI draws nothing for a view scaled to zero, and cairo would fail.
+    var isDrawable: Bool {
+        let determinant = a * d - b * c
+        return [a, b, c, d, tx, ty].allSatisfy(\.isFinite) && abs(determinant) > 1e-12
+    }
+}
+
+extension cairo_matrix_t {
+    /// The length a point becomes in device pixels, for uniform or nearly uniform scales.
+    var uniformScale: Double { abs(xx * yy - xy * yx).squareRoot() }
+
+    func apply(_ x: Double, _ y: Double) -> (Double, Double) {
+        (xx * x + xy * y + x0, yx * x + yy * y + y0)
+    }
+
+    func boundingBox(of box: BoundingBox) -> BoundingBox {
+        let corners = [apply(box.minX, box.minY), apply(box.maxX, box.minY),
+                       apply(box.minX, box.maxY), apply(box.maxX, box.maxY)]
+        return BoundingBox(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!,
+                           maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
+    }
+}
+
+/// An axis-aligned box by its edges, in whatever space the caller says.
+struct BoundingBox: Equatable {
+    var minX: Double, minY: Double, maxX: Double, maxY: Double
+
+    init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        (self.minX, self.minY, self.maxX, self.maxY) = (minX, minY, maxX, maxY)
+    }
+
+    init(_ rect: Rect) {
+        self.init(minX: min(rect.x, rect.x + rect.width), minY: min(rect.y, rect.y + rect.height),
+                  maxX: max(rect.x, rect.x + rect.width), maxY: max(rect.y, rect.y + rect.height))
+    }
+
+    var nonEmptyBox: BoundingBox? { maxX > minX && maxY > minY ? self : nil }
+
+    func insetBy(_ amount: Double) -> BoundingBox {
+        BoundingBox(minX: minX + amount, minY: minY + amount, maxX: maxX - amount, maxY: maxY - amount)
+    }
+
+    func offsetBy(_ x: Double, _ y: Double) -> BoundingBox {
+        BoundingBox(minX: minX + x, minY: minY + y, maxX: maxX + x, maxY: maxY + y)
+    }
+
+    func union(_ other: BoundingBox) -> BoundingBox {
+        BoundingBox(minX: min(minX, other.minX), minY: min(minY, other.minY),
+                    maxX: max(maxX, other.maxX), maxY: max(maxY, other.maxY))
+    }
+
+    /// The smallest whole-pixel rectangle holding the box (clamped to a sane range).
+    var roundedOut: PixelRect {
+        func clamp(_ v: Double) -> Int { Int(min(max(v, -1_000_000), 1_000_000)) }
+        let x = clamp(minX.rounded(.down)), y = clamp(minY.rounded(.down))
+        return PixelRect(x: x, y: y, width: clamp(maxX.rounded(.up)) - x, height: clamp(maxY.rounded(.up)) - y)
+    }
+}
+
+/// A rectangle of whole device pixels.
+struct PixelRect: Equatable {
+    var x: Int, y: Int, width: Int, height: Int
+
+    var nonEmpty: PixelRect? { width > 0 && height > 0 ? self : nil }
+
+    func intersection(_ other: PixelRect) -> PixelRect? {
+        let x1 = max(x, other.x), y1 = max(y, other.y)
+        let x2 = min(x + width, other.x + other.width), y2 = min(y + height, other.y + other.height)
+        return PixelRect(x: x1, y: y1, width: x2 - x1, height: y2 - y1).nonEmpty
+    }
+}

@@ -1,0 +1,220 @@
+import CCairo
+import DioramaDocument
+import DioramaTimeline
+import Foundation
+
+extension FrameRenderer {
+    /// Draws particles. When the current transform only scales and translates (the usual case), each
+    /// particle is a cached coverage sprite blended straight into the target's pixels: hundreds of
+    /// snowflakes cost a fraction of a millisecond. Otherwise each is drawn as a cairo path.
+    func drawParticles(_ system: ParticlesSnapshot, alpha: Double, in cr: OpaquePointer) {
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        let target = cairo_get_group_target(cr)!
+        let axisAligned = abs(m.yx) < 1e-9 && abs(m.xy) < 1e-9 && m.xx > 0 && abs(m.xx - m.yy) <= 1e-9 * m.xx
+        guard axisAligned, cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
+              cairo_image_surface_get_format(target) == CAIRO_FORMAT_ARGB32, let clip = deviceClip(cr) else {
+            drawParticlePaths(system, alpha: alpha, in: cr)
+            return
+        }
+        var offsetX = 0.0, offsetY = 0.0
+        cairo_surface_get_device_offset(target, &offsetX, &offsetY)
+        withPixels(of: target) { pixels, width, height, rowPixels in
+            // The clip in the surface's pixel coordinates.
+            guard let area = PixelRect(x: clip.x + Int(offsetX), y: clip.y + Int(offsetY), width: clip.width, height: clip.height)
+                .intersection(PixelRect(x: 0, y: 0, width: width, height: height)) else { return }
+            for particle in system.particles {
+                let opacity = particle.alpha * particle.color.alpha * alpha
+                guard opacity > 0.001, particle.radius > 0, particle.radius.isFinite else { continue }
+                let (x, y) = m.apply(particle.position.x, particle.position.y)
+                guard x.isFinite, y.isFinite else { continue }
+                let (px, py) = (x + offsetX, y + offsetY)
+                let cellX = px.rounded(.down), cellY = py.rounded(.down)
+                let key = ParticleSpriteCache.Key(shape: system.shape, deviceRadius: particle.radius * m.xx,
+                                                  rotation: particle.rotation, fractionX: px - cellX, fractionY: py - cellY)
+                let sprite = sprites.sprite(for: key)
+                blend(sprite, at: Int(cellX) - sprite.half, Int(cellY) - sprite.half, color: particle.color, opacity: opacity,
+                      mode: system.blendMode, into: pixels, rowPixels: rowPixels, area: area)
+            }
+        }
+    }
+
+    private func blend(_ sprite: ParticleSprite, at left: Int, _ top: Int, color: Color, opacity: Double, mode: BlendMode,
+                       into pixels: UnsafeMutablePointer<UInt32>, rowPixels: Int, area: PixelRect) {
+        let x0 = max(left, area.x), x1 = min(left + sprite.size, area.x + area.width)
+        let y0 = max(top, area.y), y1 = min(top + sprite.size, area.y + area.height)
+        guard x0 < x1, y0 < y1 else { return }
+        let strength = UInt32((min(opacity, 1) * 255).rounded())
+        let red = UInt32((min(max(color.red, 0), 1) * 255).rounded())
+        let green = UInt32((min(max(color.green, 0), 1) * 255).rounded())
+        let blue = UInt32((min(max(color.blue, 0), 1) * 255).rounded())
+        @inline(__always) func times(_ a: UInt32, _ b: UInt32) -> UInt32 { (a * b + 127) / 255 }
+        sprite.coverage.withUnsafeBufferPointer { coverage in
+            for y in y0..<y1 {
+                let row = pixels + y * rowPixels
+                let spriteRow = (y - top) * sprite.size - left
+                for x in x0..<x1 {
+                    let c = UInt32(coverage[spriteRow + x])
+                    guard c > 0 else { continue }
+                    let a = times(c, strength)
+                    let (sa, sr, sg, sb) = (a, times(red, a), times(green, a), times(blue, a))
+                    let d = row[x]
+                    let (da, dr, dg, db) = (d >> 24, (d >> 16) & 0xFF, (d >> 8) & 0xFF, d & 0xFF)
+                    let out: (UInt32, UInt32, UInt32, UInt32)
+                    switch mode {
+                    case .normal:
+                        let keep = 255 - a
+                        out = (sa + times(da, keep), sr + times(dr, keep), sg + times(dg, keep), sb + times(db, keep))
+                    case .add:
+                        out = (min(255, sa + da), min(255, sr + dr), min(255, sg + dg), min(255, sb + db))
+                    case .screen:
+                        out = (sa + da - times(sa, da), sr + dr - times(sr, dr), sg + dg - times(sg, dg), sb + db - times(sb, db))
+                    }
+                    row[x] = out.0 << 24 | min(out.1, out.0) << 16 | min(out.2, out.0) << 8 | min(out.3, out.0)
+                }
+            }
+        }
+    }
+
+    /// The general case: each particle as a path under the current transform.
+    private func drawParticlePaths(_ system: ParticlesSnapshot, alpha: Double, in cr: OpaquePointer) {
+        var m = cairo_matrix_t()
+        cairo_get_matrix(cr, &m)
+        guard m.uniformScale > 0 else { return }
+        cairo_save(cr)
+        switch system.blendMode {
+        case .normal: cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+        case .add: cairo_set_operator(cr, CAIRO_OPERATOR_ADD)
+        case .screen: cairo_set_operator(cr, CAIRO_OPERATOR_SCREEN)
+        }
+        for particle in system.particles {
+            let opacity = particle.alpha * particle.color.alpha * alpha
+            guard opacity > 0.001, particle.radius > 0, particle.radius.isFinite else { continue }
+            cairo_save(cr)
+            cairo_translate(cr, particle.position.x, particle.position.y)
+            cairo_rotate(cr, particle.rotation * .pi / 180)
+            cairo_set_source_rgba(cr, particle.color.red, particle.color.green, particle.color.blue, opacity)
+            paintParticleShape(system.shape, radius: particle.radius, pixel: 1 / m.uniformScale, in: cr)
+            cairo_restore(cr)
+        }
+        cairo_restore(cr)
+    }
+}
+
+/// Paints one particle of `radius` centred on the origin with the current source; `pixel` is the length
+/// of a device pixel in the current units (thin strokes stay at least 0.7 pixels wide).
+func paintParticleShape(_ shape: ParticleShape, radius r: Double, pixel: Double, in cr: OpaquePointer) {
+    cairo_new_path(cr)
+    switch shape {
+    case .circle:
+        cairo_arc(cr, 0, 0, r, 0, 2 * .pi)
+        cairo_fill(cr)
+    case .square:
+        cairo_rectangle(cr, -0.8 * r, -0.8 * r, 1.6 * r, 1.6 * r)
+        cairo_fill(cr)
+    case .drop:
+        // A teardrop falling downwards: round at the bottom, pointed at the top.
+        cairo_arc(cr, 0, 0.35 * r, 0.6 * r, -20 * .pi / 180, 200 * .pi / 180)
+        cairo_line_to(cr, 0, -r)
+        cairo_close_path(cr)
+        cairo_fill(cr)
+    case .snowflake:
+        // Six arms with a pair of twigs each; thick enough to stay visible when small.
+        cairo_set_line_width(cr, max(0.7 * pixel, 0.2 * r))
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        for arm in 0..<6 {
+            let angle = Double(arm) * .pi / 3
+            let (dx, dy) = (cos(angle), sin(angle))
+            cairo_move_to(cr, 0, 0)
+            cairo_line_to(cr, dx * r, dy * r)
+            let (bx, by) = (dx * 0.55 * r, dy * 0.55 * r)
+            for side in [-1.0, 1.0] {
+                let twig = angle + side * .pi / 4
+                cairo_move_to(cr, bx, by)
+                cairo_line_to(cr, bx + cos(twig) * 0.32 * r, by + sin(twig) * 0.32 * r)
+            }
+        }
+        cairo_stroke(cr)
+        cairo_arc(cr, 0, 0, max(0.5 * pixel, 0.22 * r), 0, 2 * .pi)
+        cairo_fill(cr)
+    }
+}
+
+/// A particle's coverage (0...255) on a square of whole pixels; its centre is `half` pixels (plus the
+/// sub-pixel fraction it was drawn for) from the top-left.
+struct ParticleSprite {
+    let size: Int
+    let half: Int
+    let coverage: [UInt8]
+}
+
+/// Coverage sprites per shape, radius (quarter pixels), rotation step and sub-pixel position (quarter pixels).
+final class ParticleSpriteCache {
+    struct Key: Hashable {
+        var shape: ParticleShape
+        var radiusQuarters: Int
+        var rotationStep: Int
+        var quarterX: Int
+        var quarterY: Int
+
+        /// Quantizes a particle: radius and position to a quarter pixel, rotation to the shape's symmetry.
+        init(shape: ParticleShape, deviceRadius: Double, rotation: Double, fractionX: Double, fractionY: Double) {
+            self.shape = shape
+            radiusQuarters = max(1, Int((min(deviceRadius, 256) * 4).rounded()))
+            let (symmetry, steps): (Double, Int) = switch shape {
+            case .circle: (360, 1)
+            case .snowflake: (60, 10)
+            case .square: (90, 12)
+            case .drop: (360, 36)
+            }
+            let turned = rotation.truncatingRemainder(dividingBy: symmetry)
+            let normalized = turned < 0 ? turned + symmetry : turned
+            rotationStep = Int((normalized / symmetry * Double(steps)).rounded()) % steps
+            let (x, y) = (fractionX.isFinite ? fractionX : 0, fractionY.isFinite ? fractionY : 0)
+            quarterX = min(3, max(0, Int(x * 4)))
+            quarterY = min(3, max(0, Int(y * 4)))
+        }
+
+        var radius: Double { Double(radiusQuarters) / 4 }
+        var rotationDegrees: Double {
+            switch shape {
+            case .circle: 0
+            case .snowflake: Double(rotationStep) * 6
+            case .square: Double(rotationStep) * 7.5
+            case .drop: Double(rotationStep) * 10
+            }
+        }
+    }
+
+    private var sprites: [Key: ParticleSprite] = [:]
+
+    func sprite(for key: Key) -> ParticleSprite {
+        if let sprite = sprites[key] { return sprite }
+        if sprites.count > 20_000 { sprites.removeAll() }
+        let sprite = Self.make(key)
+        sprites[key] = sprite
+        return sprite
+    }
+
+    private static func make(_ key: Key) -> ParticleSprite {
+        let half = Int((key.radius * 1.3).rounded(.up)) + 2
+        let size = 2 * half + 1
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(size)))
+        var bytes = [UInt8](repeating: 0, count: stride * size)
+        bytes.withUnsafeMutableBytes { buffer in
+            let surface = cairo_image_surface_create_for_data(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self),
+                                                              CAIRO_FORMAT_A8, Int32(size), Int32(size), Int32(stride))!
+            let cr = cairo_create(surface)!
+            cairo_translate(cr, Double(half) + (Double(key.quarterX) + 0.5) / 4, Double(half) + (Double(key.quarterY) + 0.5) / 4)
+            cairo_rotate(cr, key.rotationDegrees * .pi / 180)
+            cairo_set_source_rgba(cr, 0, 0, 0, 1)
+            paintParticleShape(key.shape, radius: key.radius, pixel: 1, in: cr)
+            cairo_destroy(cr)
+            cairo_surface_finish(surface)
+            cairo_surface_destroy(surface)
+        }
+        var coverage = [UInt8](repeating: 0, count: size * size)
+        for y in 0..<size { for x in 0..<size { coverage[y * size + x] = bytes[y * stride + x] } }
+        return ParticleSprite(size: size, half: half, coverage: coverage)
+    }
+}

@@ -1,0 +1,69 @@
+import CCairo
+import Foundation
+
+/// One rendered frame: premultiplied ARGB32 pixels in cairo's layout (little-endian B, G, R, A bytes),
+/// which is also SDL's `SDL_PIXELFORMAT_ARGB8888`.
+public struct RenderedFrame: Sendable, Equatable {
+    public let width: Int
+    public let height: Int
+    /// Bytes per row.
+    public let stride: Int
+    public var bytes: [UInt8]
+
+    public init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        self.stride = width * 4
+        self.bytes = [UInt8](repeating: 0, count: width * height * 4)
+    }
+
+    /// The pixel at column `x`, row `y` as 0xAARRGGBB (premultiplied).
+    public func pixel(x: Int, y: Int) -> UInt32 {
+        let i = y * stride + 4 * x
+        return UInt32(bytes[i + 3]) << 24 | UInt32(bytes[i + 2]) << 16 | UInt32(bytes[i + 1]) << 8 | UInt32(bytes[i])
+    }
+
+    /// Reads a PNG file (any PNG cairo reads; converted to premultiplied ARGB32).
+    public init(contentsOfPNG url: URL) throws {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw RenderError("\(url.path): no such file")
+        }
+        guard let loaded = cairo_image_surface_create_from_png(url.path) else {
+            throw RenderError("\(url.path): cannot read the PNG")
+        }
+        defer { cairo_surface_destroy(loaded) }
+        guard cairo_surface_status(loaded) == CAIRO_STATUS_SUCCESS else {
+            throw RenderError("\(url.path): not a readable PNG (cairo status \(cairo_surface_status(loaded).rawValue))")
+        }
+        // Paint into an ARGB32 surface so RGB24 and A8 files come out in one layout.
+        let width = Int(cairo_image_surface_get_width(loaded)), height = Int(cairo_image_surface_get_height(loaded))
+        self.init(width: width, height: height)
+        bytes.withUnsafeMutableBytes { buffer in
+            let target = cairo_image_surface_create_for_data(
+                buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                Int32(width), Int32(height), Int32(width * 4))
+            let cr = cairo_create(target)
+            cairo_set_source_surface(cr, loaded, 0, 0)
+            cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
+            cairo_paint(cr)
+            cairo_destroy(cr)
+            cairo_surface_finish(target)
+            cairo_surface_destroy(target)
+        }
+    }
+
+    /// Writes the frame as a PNG file (replacing any file at `url`; callers decide whether that is allowed).
+    public func writePNG(to url: URL) throws {
+        var copy = bytes  // cairo wants a mutable pointer; PNG encoding dwarfs the copy.
+        let status = copy.withUnsafeMutableBytes { buffer -> cairo_status_t in
+            let surface = cairo_image_surface_create_for_data(
+                buffer.baseAddress!.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                Int32(width), Int32(height), Int32(stride))
+            defer { cairo_surface_destroy(surface) }
+            return cairo_surface_write_to_png(surface, url.path)
+        }
+        guard status == CAIRO_STATUS_SUCCESS else {
+            throw RenderError("\(url.path): cannot write the PNG (\(String(cString: cairo_status_to_string(status))))")
+        }
+    }
+}
