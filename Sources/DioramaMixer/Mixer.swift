@@ -163,6 +163,13 @@ public final class Mixer: @unchecked Sendable {
                 stop(where: { $0 == tag }, at: at, fadeFrames: fade)
             case .stopAll(let at, let fade):
                 stop(where: { _ in true }, at: at, fadeFrames: fade)
+            case .revoke(let fromFrame):
+                var kept = 0
+                for index in 0..<pendingCount where pending[index].start.frame < fromFrame {
+                    pending[kept] = pending[index]
+                    kept += 1
+                }
+                pendingCount = kept
             }
         }
     }
@@ -220,13 +227,22 @@ public final class Mixer: @unchecked Sendable {
     private func activate(_ waiting: PendingStart, blockStart: Int64) {
         let start = waiting.start
         var startFrame = start.frame
-        if startFrame < blockStart {
-            // Late: an audible onset now is worth more than skipping into the sound.
-            late.add(1, ordering: .relaxed)
-            startFrame = blockStart
-        }
+        var position = 0
         let sound = soundTable[start.sound]
         guard sound.frames > 0 else { return }
+        if startFrame < blockStart {
+            let elapsed = Int(blockStart - startFrame)
+            if start.catchUp {
+                // Join the voice where it would be by now; its envelope still counts from its start.
+                if !start.loops && elapsed >= sound.frames { return }
+                position = elapsed % sound.frames
+            } else {
+                // Late: an audible onset now is worth more than skipping into the sound.
+                late.add(1, ordering: .relaxed)
+                startFrame = blockStart
+            }
+        }
+        if waiting.releaseFrame != Int64.max && waiting.releaseFrame + Int64(waiting.releaseFade) <= blockStart { return }
         var sounding = 0
         for slot in 0..<slotCount where voices[slot].isActive && !voices[slot].isReleasing { sounding += 1 }
         if sounding >= configuration.voiceLimit {
@@ -234,14 +250,14 @@ public final class Mixer: @unchecked Sendable {
                 dropped.add(1, ordering: .relaxed)
                 return
             }
-            voices[victim].release(at: startFrame, over: configuration.minimumStopFadeFrames)
+            voices[victim].release(at: max(startFrame, blockStart), over: configuration.minimumStopFadeFrames)
             stolen.add(1, ordering: .relaxed)
         }
         let slot = freeSlot()
         let gains = constantPowerGains(pan: start.pan)
         let gain = start.gain.isFinite ? max(start.gain, 0) : 0
         voices[slot] = Voice(
-            isActive: true, source: sound.source, soundFrames: sound.frames, position: 0,
+            isActive: true, source: sound.source, soundFrames: sound.frames, position: position,
             loops: start.loops, startFrame: startFrame,
             gainLeft: gain * gains.left, gainRight: gain * gains.right,
             fadeInFrames: max(start.fadeInFrames, 0),

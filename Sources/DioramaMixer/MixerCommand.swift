@@ -25,11 +25,16 @@ public struct VoiceStart: Sendable, Equatable, BitwiseCopyable {
     /// A caller-chosen tag for later stops (0 = untagged; several voices may share a tag).
     public var tag: UInt32
     public var priority: VoicePriority
+    /// If the start frame has already passed when the voice starts: true begins where the voice
+    /// would be by now (for rendering or resuming part of a playlist), false begins the sound
+    /// from its first frame at once (an onset late is better than no onset).
+    public var catchUp: Bool
 
     public init(
         sound: Int, frame: Int64, gain: Float = 1, pan: Float = 0, fadeInFrames: Int = 0,
-        loops: Bool = false, tag: UInt32 = 0, priority: VoicePriority = .cue
+        loops: Bool = false, tag: UInt32 = 0, priority: VoicePriority = .cue, catchUp: Bool = false
     ) {
+        self.catchUp = catchUp
         self.sound = sound
         self.frame = frame
         self.gain = gain
@@ -50,4 +55,6 @@ public enum MixerCommand: Sendable, Equatable, BitwiseCopyable {
     case stop(tag: UInt32, frame: Int64, fadeFrames: Int)
     /// Fade out every voice, started or waiting, from `frame` over `fadeFrames`.
     case stopAll(frame: Int64, fadeFrames: Int)
+    /// Forget every waiting start at or after `fromFrame` (the future changed: a seek or a pause).
+    case revoke(fromFrame: Int64)
 }

@@ -46,3 +46,38 @@ import Testing
         #expect(mixer.statistics.startsDropped == 2)
     }
 }
+
+@Suite struct MixerCatchUpTests {
+    @Test("a catch-up start in the past joins the voice where it would be: a later slice equals the full render")
+    func catchUpMatchesFullRender() {
+        let sounds = [loopingSine(frames: 441, cycles: 7), constant(0.1, frames: 3000)]
+        let full = Mixer(sounds: sounds)
+        full.send(.start(VoiceStart(sound: 0, frame: 100, fadeInFrames: 2000, loops: true, catchUp: true)))
+        full.send(.start(VoiceStart(sound: 1, frame: 500, catchUp: true)))
+        let whole = render(full, frames: 6000, blockSize: 256)
+
+        let slice = Mixer(sounds: sounds)
+        // The same starts, on a clock that begins at frame 1000 of the full render.
+        slice.send(.start(VoiceStart(sound: 0, frame: 100 - 1000, fadeInFrames: 2000, loops: true, catchUp: true)))
+        slice.send(.start(VoiceStart(sound: 1, frame: 500 - 1000, catchUp: true)))
+        let part = render(slice, frames: 5000, blockSize: 256)
+        #expect(part == Array(whole[2000...]))
+        #expect(slice.statistics.lateStarts == 0)
+    }
+
+    @Test("a catch-up one-shot that has already ended does not sound")
+    func endedOneShot() {
+        let mixer = Mixer(sounds: [constant(0.1, frames: 100)])
+        mixer.send(.start(VoiceStart(sound: 0, frame: -500, catchUp: true)))
+        #expect(render(mixer, frames: 256, blockSize: 256).allSatisfy { $0 == 0 })
+    }
+
+    @Test("revoke forgets waiting starts from its frame on, keeping earlier ones")
+    func revoke() {
+        let mixer = Mixer(sounds: [impulse()])
+        for frame: Int64 in [10, 300, 600] { mixer.send(.start(VoiceStart(sound: 0, frame: frame))) }
+        mixer.send(.revoke(fromFrame: 300))
+        let left = channel(render(mixer, frames: 1000, blockSize: 128), 0)
+        #expect(left.indices.filter { left[$0] != 0 } == [10])
+    }
+}

@@ -1,0 +1,151 @@
+import DioramaMixer
+
+/// The playlist's sound as mixer commands in frame order: what both the offline render and the
+/// live output follow. Frames count from the playlist's start at the engine's rate.
+public struct AudioPlan: Sendable {
+    /// A scene's place on the sample clock and the ambience beds it plays while it shows.
+    public struct SceneSound: Sendable, Equatable {
+        public var startFrame: Int64
+        public var endFrame: Int64
+        public var ambience: [Bed]
+        public init(startFrame: Int64, endFrame: Int64, ambience: [Bed]) {
+            self.startFrame = startFrame
+            self.endFrame = endFrame
+            self.ambience = ambience
+        }
+    }
+
+    /// A looping bed: starts with the scene (fading in), fades out from the scene's end, so one
+    /// scene's bed cross-fades into the next one's.
+    public struct Bed: Sendable, Equatable {
+        public var sound: Int
+        public var gain: Float
+        public var fadeInFrames: Int
+        public var fadeOutFrames: Int
+        public init(sound: Int, gain: Float, fadeInFrames: Int, fadeOutFrames: Int) {
+            self.sound = sound
+            self.gain = gain
+            self.fadeInFrames = fadeInFrames
+            self.fadeOutFrames = fadeOutFrames
+        }
+    }
+
+    /// A one-shot sound starting on an exact frame.
+    public struct CueSound: Sendable, Equatable {
+        public var frame: Int64
+        public var sound: Int
+        public var gain: Float
+        public var pan: Float
+        public init(frame: Int64, sound: Int, gain: Float, pan: Float) {
+            self.frame = frame
+            self.sound = sound
+            self.gain = gain
+            self.pan = pan
+        }
+    }
+
+    /// Commands sorted by the frame they act on (stable for equal frames).
+    public let commands: [MixerCommand]
+    /// The frame after the last scene's end.
+    public let endFrame: Int64
+
+    public init(scenes: [SceneSound], cues: [CueSound]) {
+        var timed: [(frame: Int64, command: MixerCommand)] = []
+        for (index, scene) in scenes.enumerated() {
+            // Each scene's beds share a tag, so its disappearance stops exactly them.
+            let tag = UInt32(truncatingIfNeeded: index + 1)
+            for bed in scene.ambience {
+                timed.append((scene.startFrame, .start(VoiceStart(
+                    sound: bed.sound, frame: scene.startFrame, gain: bed.gain, fadeInFrames: bed.fadeInFrames,
+                    loops: true, tag: tag, priority: .ambience, catchUp: true))))
+            }
+            if !scene.ambience.isEmpty {
+                let fade = scene.ambience.map(\.fadeOutFrames).max() ?? 0
+                timed.append((scene.endFrame, .stop(tag: tag, frame: scene.endFrame, fadeFrames: fade)))
+            }
+        }
+        for cue in cues {
+            timed.append((cue.frame, .start(VoiceStart(sound: cue.sound, frame: cue.frame, gain: cue.gain, pan: cue.pan, catchUp: true))))
+        }
+        let sorted = timed.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }
+        commands = sorted.map(\.element.command)
+        endFrame = scenes.map(\.endFrame).max() ?? (cues.map(\.frame).max() ?? 0)
+    }
+
+    /// The frame a command acts on.
+    public static func frame(of command: MixerCommand) -> Int64 {
+        switch command {
+        case .start(let start): start.frame
+        case .stop(_, let frame, _), .stopAll(let frame, _): frame
+        case .revoke(let frame): frame
+        }
+    }
+
+    /// The command moved by `offset` frames (to run a span on a clock that starts at its first frame).
+    public static func shifted(_ command: MixerCommand, by offset: Int64) -> MixerCommand {
+        switch command {
+        case .start(var start):
+            start.frame += offset
+            return .start(start)
+        case .stop(let tag, let frame, let fade): return .stop(tag: tag, frame: frame + offset, fadeFrames: fade)
+        case .stopAll(let frame, let fade): return .stopAll(frame: frame + offset, fadeFrames: fade)
+        case .revoke(let frame): return .revoke(fromFrame: frame + offset)
+        }
+    }
+}
+
+/// Hands a plan's commands to a mixer a little ahead of their frames, so neither the command
+/// ring nor the mixer's waiting list ever holds more than a look-ahead's worth.
+public struct AudioPlanFeeder: Sendable {
+    /// The commands still relevant to the span, in frame order.
+    public let commands: [MixerCommand]
+    /// Playlist frame that is frame 0 of the mixer's clock.
+    public let firstFrame: Int64
+    private var next = 0
+
+    /// - Parameters: `soundFrames`: each sound's length in frames, to leave out one-shots that
+    ///   ended before `firstFrame` (so a span late in a long playlist starts without a backlog).
+    public init(plan: AudioPlan, firstFrame: Int64 = 0, soundFrames: [Int]) {
+        self.firstFrame = firstFrame
+        guard firstFrame > 0 else {
+            commands = plan.commands
+            return
+        }
+        var bedEnds: [UInt32: [Int64]] = [:]
+        for command in plan.commands {
+            if case .stop(let tag, let frame, let fade) = command { bedEnds[tag, default: []].append(frame + Int64(fade)) }
+        }
+        commands = plan.commands.filter { command in
+            switch command {
+            case .start(let start) where start.loops:
+                // A bed is over if a stop of its tag has faded out before the span.
+                return !(bedEnds[start.tag] ?? []).contains { $0 > start.frame && $0 <= firstFrame }
+            case .start(let start):
+                let length = soundFrames.indices.contains(start.sound) ? soundFrames[start.sound] : 0
+                return start.frame + Int64(length) > firstFrame
+            case .stop(_, let frame, let fade), .stopAll(let frame, let fade):
+                return frame + Int64(fade) > firstFrame
+            case .revoke:
+                return true
+            }
+        }
+    }
+
+    /// Whether every command has been sent.
+    public var isFinished: Bool { next == commands.count }
+
+    /// Sends every command acting before mixer frame `limit`; stops early (to retry later) if
+    /// the ring is full. Returns how many were sent.
+    @discardableResult
+    public mutating func feed(_ mixer: Mixer, before limit: Int64) -> Int {
+        var sent = 0
+        while next < commands.count {
+            let command = AudioPlan.shifted(commands[next], by: -firstFrame)
+            guard AudioPlan.frame(of: command) < limit else { break }
+            guard mixer.commands.push(command) else { break }
+            next += 1
+            sent += 1
+        }
+        return sent
+    }
+}
