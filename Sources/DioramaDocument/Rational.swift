@@ -129,3 +129,27 @@ public struct Rational: Sendable, Hashable, Comparable, CustomStringConvertible 
         return Rational(result, 1)
     }
 }
+
+extension Rational {
+    /// The value as a plain decimal when it has one (`5.5`, `0.000125`, `-3`), else `n/d` (`1/3`).
+    /// Every time read from a scenes file has a decimal form.
+    public var decimalDescription: String {
+        var remaining = denominator
+        var twos = 0, fives = 0
+        while remaining % 2 == 0 { remaining /= 2; twos += 1 }
+        while remaining % 5 == 0 { remaining /= 5; fives += 1 }
+        guard remaining == 1 else { return description }
+        let places = max(twos, fives)
+        guard places > 0 else { return "\(numerator)" }
+        var scale: Int128 = 1
+        for _ in 0..<places { scale *= 10 }
+        let scaled = numerator * (scale / denominator)
+        var digits = String(scaled.magnitude)
+        while digits.count <= places { digits = "0" + digits }
+        let split = digits.index(digits.endIndex, offsetBy: -places)
+        var text = digits[..<split] + "." + digits[split...]
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return (scaled < 0 ? "-" : "") + text
+    }
+}

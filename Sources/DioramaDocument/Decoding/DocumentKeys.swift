@@ -1,0 +1,78 @@
+/// The keys each object of scenes.json accepts. The schema (docs/scenes.schema.json) and docs/FORMAT.md
+/// list the same keys; tests keep the three in step.
+enum DocumentKeys {
+    static let document = ["$schema", "canvas", "languages", "sounds", "scenes"]
+    static let canvas = ["width", "height", "background"]
+    static let languages = ["default", "fallback", "available"]
+    static let sound = ["path", "gain"]
+    static let scene = ["id", "title", "duration", "background", "ambience", "cues", "nodes"]
+    static let ambience = ["sound", "gain", "fadeIn", "fadeOut"]
+    static let cue = ["sound", "at", "node", "animation", "on", "offset", "gain", "pan"]
+    static let cueKeyframeEvent = ["keyframe"]
+
+    /// Keys every node accepts: identity, SwiftUI's modifiers, and animations.
+    static let nodeCommon = ["type", "id", "offset", "rotation", "anchor", "scale", "scaleAnchor", "opacity",
+                             "hueRotation", "blur", "shadow", "mask", "zIndex", "frame", "animations"]
+    /// Keys of nodes that draw an outline: rect, circle, ellipse, polygon, path, wave, line.
+    static let shapeStyle = ["fill", "stroke", "trim"]
+
+    /// Per node type, the keys beyond `nodeCommon`.
+    static let nodeTypes: [(type: String, keys: [String])] = [
+        ("group", ["children"]),
+        ("rect", ["x", "y", "width", "height", "cornerRadius"] + shapeStyle),
+        ("circle", ["cx", "cy", "r"] + shapeStyle),
+        ("ellipse", ["cx", "cy", "rx", "ry"] + shapeStyle),
+        ("polygon", ["points"] + shapeStyle),
+        ("path", ["d"] + shapeStyle),
+        ("wave", ["x", "y", "width", "height", "yOffset", "control1X", "control2X"] + shapeStyle),
+        ("line", ["points"] + shapeStyle),
+        ("text", ["text", "x", "y", "alignment", "font", "fill"]),
+        ("emitter", ["particles"]),
+        ("image", ["path", "x", "y", "width", "height"]),
+    ]
+
+    static let offset = ["x", "y"]
+    static let scale = ["x", "y"]
+    static let frame = ["x", "y", "width", "height"]
+    static let trim = ["from", "to"]
+    static let shadow = ["color", "radius", "x", "y"]
+    static let stroke = ["paint", "width", "dash", "dashPhase", "lineCap", "lineJoin"]
+    static let font = ["family", "size", "weight"]
+    static let particles = ["seed", "birthRate", "lifetime", "lifetimeRange", "position", "positionRange", "angle",
+                            "angleRange", "speed", "speedRange", "acceleration", "size", "scale", "scaleRange",
+                            "scaleSpeed", "rotation", "rotationRange", "spin", "alpha", "alphaSpeed", "color", "shape",
+                            "blendMode", "sway", "prewarm"]
+    static let vector = ["x", "y"]
+    static let sway = ["amplitude", "frequency"]
+
+    static let paintKinds = ["linear", "radial", "angular"]
+    static let linearGradient = ["stops", "colors", "start", "end"]
+    static let radialGradient = ["stops", "colors", "center", "startRadius", "endRadius"]
+    static let angularGradient = ["stops", "colors", "center", "startAngle", "endAngle"]
+    static let gradientStop = ["color", "location"]
+
+    static let animation = ["id", "property", "from", "to", "curve", "duration", "delay", "speed", "repeat",
+                            "autoreverses", "keyframes"]
+    static let keyframe = ["time", "value", "curve", "hold"]
+    static let curveKinds = ["cubicBezier", "spring", "interpolatingSpring"]
+    static let spring = ["response", "dampingFraction"]
+    static let interpolatingSpring = ["mass", "stiffness", "damping"]
+
+    static func keys(ofNodeType type: String) -> [String] {
+        nodeCommon + (nodeTypes.first { $0.type == type }?.keys ?? [])
+    }
+
+    /// Keys that some node type accepts but `type` does not, with the types that accept them.
+    static func foreignKeys(forNodeType type: String) -> [(key: String, owner: String)] {
+        let own = Set(keys(ofNodeType: type))
+        var owners: [String: [String]] = [:]
+        var order: [String] = []
+        for (other, keys) in nodeTypes where other != type {
+            for key in keys where !own.contains(key) {
+                if owners[key] == nil { order.append(key) }
+                owners[key, default: []].append(other)
+            }
+        }
+        return order.map { key in (key, "\(DocumentDecoder.list(owners[key]!, conjunction: "and")) nodes") }
+    }
+}

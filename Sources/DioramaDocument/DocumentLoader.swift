@@ -1,0 +1,218 @@
+import Foundation
+
+/// A decoded scenes file and where it came from.
+public struct LoadedDocument: Sendable {
+    public let document: Document
+    /// The path the file was loaded from, as given (used in messages).
+    public let path: String
+    /// The absolute folder that sound and image paths resolve against: the scenes file's folder.
+    public let baseDirectory: String
+    /// Problems that do not stop the file from playing (a cue that can never fire, an unused sound).
+    public let warnings: [Diagnostic]
+    /// Every sound and image file the document names, with where it is named, for checks such as
+    /// "does it exist" and "can it be decoded".
+    public let mediaReferences: [MediaReference]
+
+    public init(document: Document, path: String, baseDirectory: String, warnings: [Diagnostic] = [],
+                mediaReferences: [MediaReference] = []) {
+        self.document = document
+        self.path = path
+        self.baseDirectory = baseDirectory
+        self.warnings = warnings
+        self.mediaReferences = mediaReferences
+    }
+
+    /// A path from the document made absolute against `baseDirectory` (absolute paths are kept).
+    public func resolve(_ relativePath: String) -> String {
+        DocumentLoader.resolve(relativePath, against: baseDirectory)
+    }
+}
+
+/// A sound or image file named in the document, and where.
+public struct MediaReference: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        /// A sound of the bank, by its name.
+        case sound(name: String)
+        case image
+    }
+
+    public var kind: Kind
+    /// As written in the file.
+    public var path: String
+    /// Absolute.
+    public var resolvedPath: String
+    public var file: String
+    public var line: Int
+    public var column: Int
+    /// JSON path of the `"path"` value.
+    public var jsonPath: String
+
+    public init(kind: Kind, path: String, resolvedPath: String, file: String, line: Int, column: Int, jsonPath: String) {
+        self.kind = kind
+        self.path = path
+        self.resolvedPath = resolvedPath
+        self.file = file
+        self.line = line
+        self.column = column
+        self.jsonPath = jsonPath
+    }
+
+    /// A diagnostic located at the reference, e.g. for a file that cannot be decoded.
+    public func diagnostic(_ message: String, hint: String? = nil, severity: Diagnostic.Severity = .error) -> Diagnostic {
+        Diagnostic(file: file, line: line, column: column, path: jsonPath, message: message, hint: hint, severity: severity)
+    }
+}
+
+/// Limits that protect the machine from a damaged or hostile file. Each one is checked with a clear message.
+public enum DocumentLimits {
+    /// Bytes.
+    public static let maximumFileSize = 16 * 1024 * 1024
+    /// Points, each side of the canvas.
+    public static let maximumCanvasSide: Double = 8192
+    /// Levels of groups: a top-level node is at depth 1.
+    public static let maximumNodeDepth = 32
+    /// Nodes in the whole document.
+    public static let maximumNodeCount = 10_000
+    /// birthRate × (lifetime + lifetimeRange), per emitter.
+    public static let maximumLiveParticles: Double = 5_000
+    /// Keyframes in one track.
+    public static let maximumKeyframes = 10_000
+    public static let maximumRepeatCount = 1_000_000
+    /// Seconds, per scene; also the largest delay, duration and cue time.
+    public static let maximumSceneDuration = Rational(86_400)
+    /// Decimal places of a timing literal: microseconds.
+    public static let maximumTimingDecimalPlaces = 6
+    /// Levels of JSON arrays and objects.
+    public static let maximumJSONDepth = JSONParser.maximumDepth
+    /// Points, the magnitude of any coordinate, offset or length.
+    public static let maximumCoordinate: Double = 1_000_000
+}
+
+/// Reads and validates scenes files.
+public enum DocumentLoader {
+    /// Reads and decodes the file at `path`; a missing or unreadable file is a diagnostic at 1:1.
+    ///
+    /// Example: `let loaded = try DocumentLoader.load(path: "scenes.json")`
+    public static func load(path: String) throws(DocumentLoadError) -> LoadedDocument {
+        let bytes = try read(path: path)
+        return try decode(bytes: bytes, path: path)
+    }
+
+    /// Decodes a scenes file already in memory. `path` names it in messages and sets the base directory.
+    public static func decode(bytes: [UInt8], path: String) throws(DocumentLoadError) -> LoadedDocument {
+        let baseDirectory = absoluteDirectory(of: path)
+        guard bytes.count <= DocumentLimits.maximumFileSize else {
+            throw DocumentLoadError(diagnostics: [tooLarge(path: path, size: bytes.count)])
+        }
+        let (value, parseProblems) = JSONParser.parse(bytes)
+        var problems = parseProblems
+        var document: Document?
+        var media: [(reference: MediaReference, offset: Int)] = []
+        if let value {
+            let decoder = DocumentDecoder(bytes: bytes, file: path, baseDirectory: baseDirectory)
+            document = decoder.decodeDocument(value)
+            problems += decoder.problems
+            media = decoder.mediaReferences
+        }
+        let locations = SourceLines.locations(of: problems.map(\.offset) + media.map(\.offset), in: bytes)
+        var diagnostics = problems.enumerated().sorted { lhs, rhs in
+            // File order, then the order found (a parent's problem before its children's at the same place).
+            lhs.element.offset != rhs.element.offset ? lhs.element.offset < rhs.element.offset : lhs.offset < rhs.offset
+        }.map { _, problem in
+            let location = locations[problem.offset] ?? SourceLines.Location(line: 1, column: 1)
+            return Diagnostic(file: path, line: location.line, column: location.column, path: problem.path,
+                              message: problem.message, hint: problem.hint, severity: problem.severity)
+        }
+        if let document, !diagnostics.contains(where: { $0.severity == .error }) {
+            let references = media.map { reference, offset in
+                var located = reference
+                let location = locations[offset] ?? SourceLines.Location(line: 1, column: 1)
+                located.line = location.line
+                located.column = location.column
+                return located
+            }
+            return LoadedDocument(document: document, path: path, baseDirectory: baseDirectory,
+                                  warnings: diagnostics, mediaReferences: references)
+        }
+        if diagnostics.isEmpty {
+            diagnostics = [Diagnostic(file: path, line: 1, column: 1, path: "", message: "the file could not be decoded")]
+        }
+        throw DocumentLoadError(diagnostics: diagnostics)
+    }
+
+    /// Problems with the media files a loaded document names: missing, not a regular file, or unreadable.
+    /// Decoding them is left to the audio and image code, which can add their own reasons.
+    public static func mediaFileDiagnostics(for loaded: LoadedDocument) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        var reported = Set<String>()
+        for reference in loaded.mediaReferences where !reported.contains(reference.resolvedPath + "\(reference.line):\(reference.column)") {
+            reported.insert(reference.resolvedPath + "\(reference.line):\(reference.column)")
+            let what: String
+            switch reference.kind {
+            case .sound(let name): what = "sound \"\(name)\""
+            case .image: what = "image"
+            }
+            var isDirectory: ObjCBool = false
+            if !FileManager.default.fileExists(atPath: reference.resolvedPath, isDirectory: &isDirectory) {
+                diagnostics.append(reference.diagnostic("the \(what) file \"\(reference.path)\" does not exist",
+                                                        hint: "paths are relative to the folder of the scenes file"))
+            } else if isDirectory.boolValue {
+                diagnostics.append(reference.diagnostic("the \(what) file \"\(reference.path)\" is a folder, not a file"))
+            } else if !FileManager.default.isReadableFile(atPath: reference.resolvedPath) {
+                diagnostics.append(reference.diagnostic("the \(what) file \"\(reference.path)\" cannot be read",
+                                                        hint: "check its permissions"))
+            }
+        }
+        return diagnostics
+    }
+
+    // MARK: - Files
+
+    private static func read(path: String) throws(DocumentLoadError) -> [UInt8] {
+        func failure(_ message: String, _ hint: String? = nil) -> DocumentLoadError {
+            DocumentLoadError(diagnostics: [Diagnostic(file: path, line: 1, column: 1, path: "", message: message, hint: hint)])
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw failure("cannot read the scenes file: it does not exist",
+                          "pass the path of a scenes file, or run from the folder that holds scenes.json")
+        }
+        guard !isDirectory.boolValue else {
+            throw failure("cannot read the scenes file: it is a folder", "pass the path of the scenes.json inside it")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw failure("cannot read the scenes file: permission denied", "check the file's permissions")
+        }
+        defer { try? handle.close() }
+        // Read one byte past the limit, so an oversized (or endless, like a device) file is refused without reading it all.
+        let data: Data
+        do {
+            data = try handle.read(upToCount: DocumentLimits.maximumFileSize + 1) ?? Data()
+        } catch {
+            throw failure("cannot read the scenes file: \(error.localizedDescription)")
+        }
+        if data.count > DocumentLimits.maximumFileSize {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? data.count
+            throw DocumentLoadError(diagnostics: [tooLarge(path: path, size: max(size, data.count))])
+        }
+        return [UInt8](data)
+    }
+
+    private static func tooLarge(path: String, size: Int) -> Diagnostic {
+        let mebibytes = Double(size) / 1_048_576
+        let shown = (mebibytes * 10).rounded(.down) / 10
+        return Diagnostic(file: path, line: 1, column: 1, path: "",
+                          message: "the file is \(size > DocumentLimits.maximumFileSize && shown <= 16 ? "over 16" : "\(shown)") MiB; the limit is 16 MiB",
+                          hint: "scenes files are small; is this the right file?")
+    }
+
+    static func absoluteDirectory(of path: String) -> String {
+        let url = URL(fileURLWithPath: path.isEmpty ? "." : path)
+        return url.deletingLastPathComponent().standardizedFileURL.path
+    }
+
+    static func resolve(_ path: String, against base: String) -> String {
+        if path.hasPrefix("/") { return path }
+        return URL(fileURLWithPath: base).appendingPathComponent(path).standardizedFileURL.path
+    }
+}
