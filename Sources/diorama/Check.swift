@@ -1,4 +1,5 @@
 import ArgumentParser
+import DioramaAudio
 import DioramaDocument
 import Foundation
 
@@ -9,7 +10,8 @@ struct Check: AsyncParsableCommand {
         discussion: """
             Checks the JSON syntax, unknown keys (with "did you mean ...?"), types, ranges, duplicate \
             ids, references from cues and ambience to nodes, animations and sounds, keyframe order, \
-            the limits that protect the machine, and that every sound and image file exists and can be read.
+            the limits that protect the machine, that every sound and image file exists and can be read, and \
+            that every sound decodes (with libsndfile, as the player reads it).
 
             On success prints one line, `ok: N scenes, M cues, total D s`, and exits 0. Otherwise \
             prints each problem as `FILE:LINE:COLUMN: error: MESSAGE (at PATH)`, with a `hint:` line \
@@ -36,13 +38,33 @@ struct Check: AsyncParsableCommand {
             report(error.diagnostics)
             throw ExitCode(2)
         }
-        let diagnostics = loaded.warnings + DocumentLoader.mediaFileDiagnostics(for: loaded)
+        let fileProblems = DocumentLoader.mediaFileDiagnostics(for: loaded)
+        let diagnostics = loaded.warnings + fileProblems + soundDecodingDiagnostics(loaded, skipping: fileProblems)
         report(diagnostics)
         if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(2) }
         let document = loaded.document
         let cues = document.scenes.reduce(0) { $0 + $1.cues.count }
         // The fixed shape `ok: N scenes, M cues, total D s`, so scripts can read it.
         print("ok: \(document.scenes.count) scenes, \(cues) cues, total \(document.totalDuration.decimalDescription) s")
+    }
+
+    /// Decodes each sound that exists with libsndfile (as the player will), reporting libsndfile's reason
+    /// when it refuses; files already reported as missing or unreadable are skipped.
+    private func soundDecodingDiagnostics(_ loaded: LoadedDocument, skipping reported: [Diagnostic]) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        var decoded = Set<String>()
+        for reference in loaded.mediaReferences {
+            guard case .sound(let name) = reference.kind, !decoded.contains(reference.resolvedPath),
+                  !reported.contains(where: { $0.line == reference.line && $0.column == reference.column }) else { continue }
+            decoded.insert(reference.resolvedPath)
+            do {
+                _ = try SoundFile.load(name: name, path: reference.resolvedPath)
+            } catch {
+                diagnostics.append(reference.diagnostic("the sound \"\(name)\" file \"\(reference.path)\" cannot be decoded: \(error.reason)",
+                                                        hint: error.hint))
+            }
+        }
+        return diagnostics
     }
 
     private func report(_ diagnostics: [Diagnostic]) {
