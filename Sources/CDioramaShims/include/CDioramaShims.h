@@ -5,4 +5,6 @@
 /// Installs a silent ALSA error handler, so a missing card does not print to stderr.
 void diorama_alsa_silence_errors(void);
 
+#include "diorama_sdl.h"
+
 #endif

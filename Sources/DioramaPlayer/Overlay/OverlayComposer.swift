@@ -1,0 +1,195 @@
+import DioramaDocument
+import DioramaTimeline
+
+/// Everything the overlay shows at one frame.
+public struct OverlayContent: Sendable, Equatable {
+    /// Per scene, 0...1: finished scenes 1, the current one its elapsed fraction, later ones 0.
+    public var progress: [Double]
+    public var currentScene: Int
+    /// The current scene's title in the chosen language.
+    public var title: String
+    public var showsBars: Bool
+    public var showsHelp: Bool
+    public var isPaused: Bool
+    /// Lines of the load error shown in the banner (`FILE:LINE:COLUMN: error: ...`), empty when the file is good.
+    public var banner: [String]
+    /// A short message shown for a moment (volume, language), or nil.
+    public var toast: String?
+
+    public init(progress: [Double], currentScene: Int, title: String, showsBars: Bool = true, showsHelp: Bool = false,
+                isPaused: Bool = false, banner: [String] = [], toast: String? = nil) {
+        self.progress = progress
+        self.currentScene = currentScene
+        self.title = title
+        self.showsBars = showsBars
+        self.showsHelp = showsHelp
+        self.isPaused = isPaused
+        self.banner = banner
+        self.toast = toast
+    }
+
+    /// Story-viewer progress for `sceneCount` scenes with `fraction` (0...1) of scene `current` elapsed.
+    public static func progress(sceneCount: Int, current: Int, fraction: Double) -> [Double] {
+        (0..<sceneCount).map { index in
+            index < current ? 1 : index == current ? min(max(fraction, 0), 1) : 0
+        }
+    }
+}
+
+/// Builds the story-viewer overlay as snapshot nodes in canvas points, so the same renderer that
+/// draws scenes draws it (in the window and headless alike).
+public struct OverlayComposer: Sendable {
+    public var layout: OverlayLayout
+
+    /// The key help, in the order the overlay lists it.
+    public static let helpLines: [(keys: String, action: String)] = [
+        ("Space", "pause / resume"),
+        ("→ ←  or click right / left", "next / previous scene"),
+        ("hold", "pause while held"),
+        ("drag", "page to the next / previous scene"),
+        ("Home", "restart"),
+        ("1 – 9  or a dot", "jump to a scene"),
+        ("L", "next language"),
+        ("M   + −", "mute, volume"),
+        ("F", "fullscreen"),
+        ("R", "reload the file"),
+        ("H", "hide the overlay"),
+        ("?", "this help"),
+        ("Q  Esc", "quit"),
+    ]
+
+    static let sans = "DejaVu Sans, Noto Sans CJK SC"
+    static let mono = "DejaVu Sans Mono, Noto Sans Mono CJK SC"
+
+    public init(layout: OverlayLayout) {
+        self.layout = layout
+    }
+
+    public func nodes(for content: OverlayContent) -> [NodeSnapshot] {
+        var nodes: [NodeSnapshot] = []
+        if content.showsBars {
+            nodes += progressBars(content.progress)
+            nodes.append(title(content.title))
+            nodes += pageDots(current: content.currentScene)
+            if content.isPaused { nodes.append(pauseBadge()) }
+        }
+        if !content.banner.isEmpty { nodes.append(banner(content.banner)) }
+        if let toast = content.toast { nodes.append(self.toast(toast)) }
+        if content.showsHelp { nodes.append(help()) }
+        return nodes
+    }
+
+    // MARK: - Parts
+
+    private var unit: Double { layout.unit }
+
+    private func progressBars(_ progress: [Double]) -> [NodeSnapshot] {
+        let track = Paint.solid(Color(red: 1, green: 1, blue: 1, alpha: 0.35))
+        let fill = Paint.solid(Color(red: 1, green: 1, blue: 1, alpha: 0.95))
+        var nodes: [NodeSnapshot] = []
+        for (index, rect) in layout.progressBars.enumerated() {
+            let radius = rect.height / 2
+            nodes.append(shape(.rect(rect, cornerRadius: radius), fill: track, id: "overlay.bar.\(index).track"))
+            let fraction = index < progress.count ? min(max(progress[index], 0), 1) : 0
+            if fraction > 0 {
+                // Never narrower than its height, so the rounded ends stay round.
+                let width = max(rect.height, rect.width * fraction)
+                let filled = Rect(x: rect.x, y: rect.y, width: width, height: rect.height)
+                nodes.append(shape(.rect(filled, cornerRadius: radius), fill: fill, id: "overlay.bar.\(index).fill"))
+            }
+        }
+        return nodes
+    }
+
+    private func title(_ text: String) -> NodeSnapshot {
+        let origin = layout.titleOrigin
+        let font = Font(family: Self.sans, size: layout.titleSize, weight: 700)
+        return NodeSnapshot(
+            id: "overlay.title", bounds: canvasRect,
+            shadow: Shadow(color: Color(red: 0, green: 0, blue: 0, alpha: 0.55), radius: 4 * unit, x: 0, y: 1 * unit),
+            content: .text(TextSnapshot(text: text, position: origin, alignment: .leading, font: font, paint: .solid(.white))))
+    }
+
+    private func pageDots(current: Int) -> [NodeSnapshot] {
+        layout.pageDots.enumerated().map { index, center in
+            let alpha = index == current ? 1.0 : 0.45
+            let radius = layout.dotRadius
+            return shape(.ellipse(center: center, radiusX: radius, radiusY: radius),
+                         fill: .solid(Color(red: 1, green: 1, blue: 1, alpha: alpha)), id: "overlay.dot.\(index)")
+        }
+    }
+
+    private func pauseBadge() -> NodeSnapshot {
+        // Two bars at the top right, under the progress bars.
+        let height = 18 * unit, width = 5 * unit, gap = 5 * unit
+        let x = layout.canvas.width - layout.margin - 2 * width - gap
+        let y = layout.titleOrigin.y - height / 2
+        let paint = Paint.solid(Color(red: 1, green: 1, blue: 1, alpha: 0.9))
+        let bars = [x, x + width + gap].map { left in
+            shape(.rect(Rect(x: left, y: y, width: width, height: height), cornerRadius: 1.5 * unit), fill: paint, id: nil)
+        }
+        return NodeSnapshot(id: "overlay.paused", bounds: canvasRect, content: .group(bars))
+    }
+
+    private func banner(_ lines: [String]) -> NodeSnapshot {
+        let shown = Array(lines.prefix(6))
+        let size = 15 * unit, lineHeight = 21 * unit, padding = 12 * unit
+        let height = Double(shown.count) * lineHeight + 2 * padding
+        let top = layout.titleOrigin.y + 24 * unit
+        let panel = Rect(x: layout.margin, y: top, width: layout.canvas.width - 2 * layout.margin, height: height)
+        var children = [shape(.rect(panel, cornerRadius: 8 * unit),
+                              fill: .solid(Color(red: 0.62, green: 0.08, blue: 0.1, alpha: 0.92)), id: nil)]
+        for (index, line) in shown.enumerated() {
+            let position = Point(x: panel.x + padding, y: top + padding + (Double(index) + 0.5) * lineHeight)
+            children.append(text(line, at: position, alignment: .leading, size: size, family: Self.mono))
+        }
+        return NodeSnapshot(id: "overlay.banner", bounds: canvasRect, content: .group(children))
+    }
+
+    private func toast(_ message: String) -> NodeSnapshot {
+        let size = 18 * unit
+        let width = max(160 * unit, Double(message.count) * size * 0.62 + 32 * unit)
+        let height = 40 * unit
+        let center = Point(x: layout.canvas.width / 2, y: layout.canvas.height - 70 * unit)
+        let panel = Rect(x: center.x - width / 2, y: center.y - height / 2, width: width, height: height)
+        let children = [
+            shape(.rect(panel, cornerRadius: height / 2), fill: .solid(Color(red: 0, green: 0, blue: 0, alpha: 0.6)), id: nil),
+            text(message, at: center, alignment: .center, size: size, family: Self.sans),
+        ]
+        return NodeSnapshot(id: "overlay.toast", bounds: canvasRect, content: .group(children))
+    }
+
+    private func help() -> NodeSnapshot {
+        let lines = Self.helpLines
+        let size = 17 * unit, lineHeight = 26 * unit, padding = 22 * unit
+        let width = min(layout.canvas.width - 2 * layout.margin, 560 * unit)
+        let height = Double(lines.count) * lineHeight + 2 * padding
+        let panel = Rect(x: (layout.canvas.width - width) / 2, y: (layout.canvas.height - height) / 2, width: width, height: height)
+        var children = [shape(.rect(panel, cornerRadius: 14 * unit),
+                              fill: .solid(Color(red: 0.05, green: 0.05, blue: 0.08, alpha: 0.82)), id: nil)]
+        let split = panel.x + width * 0.46
+        for (index, line) in lines.enumerated() {
+            let y = panel.y + padding + (Double(index) + 0.5) * lineHeight
+            children.append(text(line.keys, at: Point(x: split - 14 * unit, y: y), alignment: .trailing, size: size,
+                                 family: Self.sans, weight: 700))
+            children.append(text(line.action, at: Point(x: split + 14 * unit, y: y), alignment: .leading, size: size,
+                                 family: Self.sans))
+        }
+        return NodeSnapshot(id: "overlay.help", bounds: canvasRect, content: .group(children))
+    }
+
+    // MARK: - Building blocks
+
+    private var canvasRect: Rect { Rect(x: 0, y: 0, width: layout.canvas.width, height: layout.canvas.height) }
+
+    private func shape(_ geometry: Geometry, fill: Paint, id: String?) -> NodeSnapshot {
+        NodeSnapshot(id: id, bounds: canvasRect, content: .shape(ShapeSnapshot(geometry: geometry, fill: fill, stroke: nil)))
+    }
+
+    private func text(_ string: String, at position: Point, alignment: UnitPoint, size: Double, family: String,
+                      weight: Int = 400) -> NodeSnapshot {
+        let font = Font(family: family, size: size, weight: weight)
+        return NodeSnapshot(bounds: canvasRect, content: .text(TextSnapshot(text: string, position: position, alignment: alignment,
+                                                                            font: font, paint: .solid(.white))))
+    }
+}

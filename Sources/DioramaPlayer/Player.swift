@@ -1,0 +1,384 @@
+import CSDL
+import DioramaDocument
+import DioramaTimeline
+import Foundation
+
+/// How `diorama play` was asked to run.
+public struct PlayerOptions: Sendable {
+    public var scenesPath: String
+    /// Window size in pixels; the canvas size when nil.
+    public var windowSize: Size?
+    public var vsync = true
+    /// Start again after the last scene (story viewers do); false for `--once`.
+    public var wraps = true
+    public var showsOverlay = true
+    public var fullscreen = false
+    /// `--lang`: this run's language, not saved unless the user picks one with `L`.
+    public var languageOverride: String?
+    /// Stop after this many monotonic seconds.
+    public var maximumDuration: Double?
+    /// Stop after this many presented frames.
+    public var maximumFrames: Int?
+    public var logPath: String?
+    public var settingsPath: String
+
+    public init(scenesPath: String, settingsPath: String = SettingsStore.defaultPath()) {
+        self.scenesPath = scenesPath
+        self.settingsPath = settingsPath
+    }
+}
+
+/// Why a player run ended.
+public enum PlayerEnd: Sendable, Equatable {
+    /// Q, Esc or the window closed.
+    case quit
+    /// The last scene ended with `--once`.
+    case finished
+    /// `--duration` or `--frames` was reached.
+    case limitReached
+}
+
+/// Why the player could not start.
+public enum PlayerStartError: Error, CustomStringConvertible {
+    case load(PlaylistLoadFailure)
+    case display(DisplayUnavailable)
+    case window(WindowError)
+    case log(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .load(let failure): failure.lines.joined(separator: "\n")
+        case .display(let error): error.description
+        case .window(let error): error.description
+        case .log(let path, let reason): "cannot write the log \(path): \(reason)"
+        }
+    }
+}
+
+/// The player: an SDL window showing the playlist at the audio clock, the story-viewer interface,
+/// live reload and the saved language. One frame per `step()`; `run()` loops until the end.
+public final class Player {
+    public let options: PlayerOptions
+    public let window: PlayerWindow
+    public private(set) var playlist: LoadedPlaylist
+    public private(set) var playback: PlaylistPlayback
+    public private(set) var viewer: StoryViewer
+    public private(set) var language: String
+    /// The load error shown in the banner, one line per diagnostic; empty when the file is good.
+    public private(set) var banner: [String] = []
+    public private(set) var framesPresented = 0
+    /// Monotonic seconds when the player was created and when its first frame was presented.
+    public let startTime: Double
+    public private(set) var firstFrameTime: Double?
+    /// Seconds spent per frame in the last `step()`: drawing (evaluate, compose, render), upload, present.
+    public private(set) var lastFrameCost: (draw: Double, upload: Double, present: Double) = (0, 0, 0)
+    public private(set) var end: PlayerEnd?
+
+    private let dependencies: PlayerDependencies
+    private let audio: AudioSetup
+    private let settings: SettingsStore
+    private var watch: FileWatch
+    private var log: PlayLog?
+    private var volume: Float = 1
+    private var muted = false
+    private var toast: (message: String, until: Double)?
+    /// The pause that a held press started, to be undone on release.
+    private var holdPaused = false
+    /// The scene being left by the last navigation and its time then, so it slides away as it was.
+    private var outgoing: (scene: Int, time: Double)?
+    private var lastFrameStart: Double?
+
+    /// Loads the file, opens the window and the sound, and restores the saved language. Prints nothing:
+    /// notes for the terminal (a corrupt settings file, the audio device) are in `notes`.
+    public private(set) var notes: [String] = []
+
+    public init(options: PlayerOptions, dependencies: PlayerDependencies) throws(PlayerStartError) {
+        self.options = options
+        self.dependencies = dependencies
+        startTime = dependencies.now()
+        let loaded: LoadedPlaylist
+        switch dependencies.load(options.scenesPath) {
+        case .success(let playlist): loaded = playlist
+        case .failure(let failure): throw .load(failure)
+        }
+        playlist = loaded
+        notes += loaded.warnings
+        settings = SettingsStore(path: options.settingsPath)
+        var saved: String?
+        switch settings.load() {
+        case .missing: break
+        case .loaded(let value): saved = value.language
+        case .corrupt(let error):
+            notes.append("warning: ignoring the settings file \(error.path): it \(error.reason); it will be replaced when you next choose a language with L")
+        }
+        language = LanguageChoice.initial(languages: loaded.document.languages, override: options.languageOverride, saved: saved)
+
+        do {
+            try VideoSystem.start()
+        } catch {
+            throw .display(error)
+        }
+        let canvas = loaded.document.canvas
+        let size = options.windowSize ?? Size(width: canvas.width, height: canvas.height)
+        do {
+            window = try PlayerWindow(title: "Diorama", width: Int(size.width), height: Int(size.height), vsync: options.vsync,
+                                      fullscreen: options.fullscreen)
+        } catch {
+            throw .window(error)
+        }
+        audio = dependencies.audio(loaded)
+        notes += audio.notes
+        let layout = OverlayLayout(canvas: Size(width: canvas.width, height: canvas.height), sceneCount: loaded.document.scenes.count)
+        viewer = StoryViewer(layout: layout, showsOverlay: options.showsOverlay)
+        playback = PlaylistPlayback(scenes: Self.playbackScenes(loaded.document, dependencies: dependencies, audio: audio),
+                                    output: audio.output, wraps: options.wraps)
+        watch = FileWatch(paths: loaded.watchedPaths)
+        if let path = options.logPath {
+            do {
+                log = try PlayLog(path: path)
+            } catch {
+                throw .log(path: path, reason: "cannot create the file")
+            }
+            let drawable = window.drawableSize
+            log?.start(sampleRate: audio.output.sampleRate, audioLive: audio.output.isLive, videoDriver: VideoSystem.driverName ?? "?",
+                       renderer: window.rendererName, vsync: options.vsync, size: (Int(drawable.width), Int(drawable.height)))
+        }
+        updateTitle()
+    }
+
+    private static func playbackScenes(_ document: Document, dependencies: PlayerDependencies, audio: AudioSetup) -> [PlaybackScene] {
+        let rate = audio.output.sampleRate
+        return PlaybackScene.scenes(of: document, sampleRate: rate, cueFrames: { dependencies.cueFrames(document, $0, rate) },
+                                    soundIndex: audio.soundIndex)
+    }
+
+    public var document: Document { playlist.document }
+    public var sampleRate: Int { audio.output.sampleRate }
+    public var output: any SoundOutput { audio.output }
+
+    /// The playlist at the frame being heard now.
+    public var position: PlaybackPosition { playback.current }
+
+    private var viewerContext: ViewerContext {
+        ViewerContext(sceneIndex: playback.commanded.sceneIndex, sceneCount: document.scenes.count, wraps: options.wraps)
+    }
+
+    private var letterbox: Letterbox {
+        Letterbox(canvas: Size(width: document.canvas.width, height: document.canvas.height), window: window.drawableSize)
+    }
+
+    // MARK: - The frame loop
+
+    /// Plays until quit, the end (`--once`) or a limit; returns why it ended.
+    public func run() throws(WindowError) -> PlayerEnd {
+        while end == nil {
+            try step()
+            if end == nil { pace() }
+        }
+        log?.flush()
+        return end ?? .quit
+    }
+
+    /// One frame: handle input, reload if the file changed, schedule sound, draw and present.
+    public func step() throws(WindowError) {
+        let now = dependencies.now()
+        lastFrameStart = now
+        handleEvents(now: now)
+        for intent in viewer.advance(to: now) { apply(intent, now: now) }
+        if watch.poll(at: now) { reload(now: now, reason: "file changed") }
+        playback.update()
+
+        let heardFrame = audio.output.heardFrame()
+        let heard = playback.position(atHeard: heardFrame)
+        if heard.hasEnded {
+            end = .finished
+            return
+        }
+        let offset = viewer.pageOffset(at: now, context: viewerContext)
+        let frame = composeFrame(heard: heard, offset: offset, now: now)
+        var renderFailure: String?
+        let cost = try window.drawFrame(viewport: letterbox.viewport, clock: dependencies.now) { pixels, width, height, stride in
+            do {
+                try dependencies.renderer.draw(frame, into: pixels, width: width, height: height, stride: stride)
+            } catch {
+                pixels.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)
+                renderFailure = "\(error)"
+            }
+        }
+        if let renderFailure, !notes.contains(renderFailure) { notes.append(renderFailure) }
+        let beforePresent = dependencies.now()
+        window.present()
+        let presented = dependencies.now()
+        let evaluation = now
+        lastFrameCost = (draw: cost.draw + (beforePresent - evaluation - cost.draw - cost.upload), upload: cost.upload,
+                         present: presented - beforePresent)
+        if firstFrameTime == nil { firstFrameTime = presented }
+        if let log {
+            let rate = Double(sampleRate)
+            log.frame(FrameLogEntry(index: framesPresented, monotonic: presented, audioFrame: heardFrame, audioClock: heardFrame / rate,
+                                    presentedAudioClock: audio.output.heardFrame() / rate, sceneIndex: heard.sceneIndex,
+                                    sceneID: document.scenes[heard.sceneIndex].id, sceneTime: heard.sceneTime(sampleRate: sampleRate),
+                                    paused: heard.isPaused, pageOffset: offset))
+            for cue in playback.takeStartedCues() {
+                log.cue(cue, audioClock: audio.output.heardFrame() / rate, monotonic: presented)
+            }
+        } else {
+            _ = playback.takeStartedCues()
+        }
+        framesPresented += 1
+        if let limit = options.maximumFrames, framesPresented >= limit { end = .limitReached }
+        if let limit = options.maximumDuration, presented - startTime >= limit { end = .limitReached }
+    }
+
+    /// Keeps a loop without working vsync (software renderer, no display refresh) near 60 frames per
+    /// second; with `--no-vsync` frames come as fast as they can.
+    private func pace() {
+        guard options.vsync, let lastFrameStart else { return }
+        let interval = 1.0 / 60 * 0.97
+        let elapsed = dependencies.now() - lastFrameStart
+        if elapsed < interval { usleep(useconds_t((interval - elapsed) * 1_000_000)) }
+    }
+
+    private func handleEvents(now: Double) {
+        var event = SDL_Event()
+        while SDL_PollEvent(&event) != 0 {
+            guard let translated = SDLInput.translate(event, pixelRatio: window.pixelRatio, letterbox: letterbox) else { continue }
+            switch translated {
+            case .close: end = .quit
+            case .resized: break
+            case .input(let input):
+                for intent in viewer.handle(input, at: now, context: viewerContext) { apply(intent, now: now) }
+            }
+        }
+    }
+
+    // MARK: - Intents
+
+    private func apply(_ intent: ViewerIntent, now: Double) {
+        log?.event(String(describing: intent), monotonic: now)
+        switch intent {
+        case .next, .previous, .jump, .restart:
+            let heard = playback.current
+            outgoing = (heard.sceneIndex, heard.sceneTime(sampleRate: sampleRate))
+            holdPaused = false
+            switch intent {
+            case .next: playback.next()
+            case .previous: playback.previous()
+            case .jump(let scene): playback.jump(to: scene)
+            default: playback.restart()
+            }
+            updateTitle()
+        case .togglePause:
+            holdPaused = false
+            playback.togglePause()
+        case .holdBegan:
+            if !playback.isPausedForCommands {
+                playback.pause()
+                holdPaused = true
+            }
+        case .holdEnded:
+            if holdPaused { playback.resume() }
+            holdPaused = false
+        case .cycleLanguage:
+            language = LanguageChoice.next(after: language, in: document.languages)
+            show("\(LanguageChoice.displayName(language))", now: now)
+            do {
+                try settings.save(PlayerSettings(language: language))
+            } catch {
+                show("cannot save the language: \(error.reason)", now: now)
+            }
+            updateTitle()
+        case .toggleMute:
+            muted.toggle()
+            audio.output.volume = muted ? 0 : volume
+            show(muted ? "Muted" : "Volume \(Int((volume * 100).rounded())) %", now: now)
+        case .volumeUp, .volumeDown:
+            let step: Float = intent == .volumeUp ? 0.1 : -0.1
+            volume = min(1.5, max(0, ((volume + step) * 10).rounded() / 10))
+            muted = false
+            audio.output.volume = volume
+            show("Volume \(Int((volume * 100).rounded())) %", now: now)
+        case .toggleFullscreen:
+            window.toggleFullscreen()
+        case .reload:
+            reload(now: now, reason: "R")
+        case .quit:
+            end = .quit
+        }
+    }
+
+    private func show(_ message: String, now: Double) {
+        toast = (message, now + 1.5)
+    }
+
+    private func updateTitle() {
+        let scene = document.scenes[min(playback.commanded.sceneIndex, document.scenes.count - 1)]
+        window.setTitle("\(scene.title.resolved(language: language, fallback: document.languages.fallback)) — Diorama")
+    }
+
+    // MARK: - Live reload
+
+    /// Loads the file again; a good file replaces the playlist (keeping the scene and time where they
+    /// still exist), a bad one keeps the last good version playing and shows its errors in the banner.
+    public func reload(now: Double, reason: String) {
+        switch dependencies.load(options.scenesPath) {
+        case .failure(let failure):
+            banner = failure.lines
+            log?.event("reloadFailed", monotonic: now, detail: failure.lines.first)
+            // Keep watching the file (and the sounds of the last good version) for the fix.
+        case .success(let loaded):
+            playlist = loaded
+            banner = []
+            if !loaded.document.languages.available.contains(language), options.languageOverride != language {
+                language = loaded.document.languages.defaultLanguage
+            }
+            let canvas = loaded.document.canvas
+            viewer.layout = OverlayLayout(canvas: Size(width: canvas.width, height: canvas.height), sceneCount: loaded.document.scenes.count)
+            playback.replaceScenes(Self.playbackScenes(loaded.document, dependencies: dependencies, audio: audio))
+            watch.watch(loaded.watchedPaths)
+            log?.event("reloaded", monotonic: now, detail: reason)
+            updateTitle()
+        }
+    }
+
+    // MARK: - Composing a frame
+
+    /// The snapshot of one window frame: the heard scene at the heard time (with its neighbour while a
+    /// page moves), and the overlay.
+    public func composeFrame(heard: PlaybackPosition, offset: Double, now: Double) -> Snapshot {
+        let count = document.scenes.count
+        let heardTime = heard.sceneTime(sampleRate: sampleRate)
+        var overlay: [NodeSnapshot] = []
+        let composer = OverlayComposer(layout: viewer.layout)
+        if let toast, toast.until <= now { self.toast = nil }
+        let duration = Double(playback.scenes[heard.sceneIndex].frames)
+        let content = OverlayContent(
+            progress: OverlayContent.progress(sceneCount: count, current: heard.sceneIndex, fraction: heard.sceneFrame / duration),
+            currentScene: heard.sceneIndex,
+            title: document.scenes[heard.sceneIndex].title.resolved(language: language, fallback: document.languages.fallback),
+            showsBars: viewer.showsOverlay, showsHelp: viewer.showsHelp, isPaused: heard.isPaused && !viewer.isHolding,
+            banner: banner, toast: toast?.message)
+        overlay = composer.nodes(for: content)
+
+        guard offset != 0 else {
+            let scene = dependencies.scenes.snapshot(of: document, scene: heard.sceneIndex, time: heardTime, language: language)
+            return FrameComposer.compose(scene: scene, overlay: overlay)
+        }
+        // While a page moves, the page is the scene last navigated to (it may not be heard yet).
+        let commanded = playback.commanded
+        let page = commanded.sceneIndex
+        func time(of scene: Int) -> Double {
+            if scene == heard.sceneIndex { return heardTime }
+            if scene == page { return commanded.sceneTime(sampleRate: sampleRate) }
+            if let outgoing, outgoing.scene == scene { return outgoing.time }
+            return 0
+        }
+        var neighbourIndex = offset > 0 ? page - 1 : page + 1
+        if options.wraps { neighbourIndex = (neighbourIndex + count) % count }
+        let neighbour = (0..<count).contains(neighbourIndex) && neighbourIndex != page
+            ? dependencies.scenes.snapshot(of: document, scene: neighbourIndex, time: time(of: neighbourIndex), language: language)
+            : nil
+        let scene = dependencies.scenes.snapshot(of: document, scene: page, time: time(of: page), language: language)
+        return FrameComposer.compose(scene: scene, offset: offset, neighbour: neighbour, overlay: overlay)
+    }
+}

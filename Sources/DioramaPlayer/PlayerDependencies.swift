@@ -1,0 +1,80 @@
+import DioramaDocument
+import DioramaTimeline
+
+/// Turns a scene at a time into a snapshot (the timeline's scene evaluator in production).
+public protocol SceneSource {
+    /// The scene `scene` (0-based) of `document` at `time` seconds into it, in `language`.
+    func snapshot(of document: Document, scene: Int, time: Double, language: String) -> Snapshot
+}
+
+/// Draws a snapshot into caller-provided pixels (the cairo renderer in production).
+public protocol SnapshotRendering: AnyObject {
+    /// Draws `snapshot` scaled to fit `width`×`height` pixels, letterboxed, into premultiplied ARGB32
+    /// pixels (`stride` bytes per row; the same layout as SDL_PIXELFORMAT_ARGB8888), covering every pixel.
+    func draw(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) throws
+}
+
+/// A scenes file that loaded, and the files to watch for live reload.
+public struct LoadedPlaylist: Sendable {
+    public var document: Document
+    /// The folder sound paths resolve against.
+    public var baseDirectory: String
+    /// The scenes file and every sound file it names, absolute or as given.
+    public var watchedPaths: [String]
+    /// Problems that do not stop playing (a sound that failed to load), one line each.
+    public var warnings: [String]
+
+    public init(document: Document, baseDirectory: String, watchedPaths: [String], warnings: [String] = []) {
+        self.document = document
+        self.baseDirectory = baseDirectory
+        self.watchedPaths = watchedPaths
+        self.warnings = warnings
+    }
+}
+
+/// A scenes file that did not load: its diagnostics, one line each, as `diorama check` prints them.
+public struct PlaylistLoadFailure: Error, Sendable, Equatable {
+    public var lines: [String]
+    public init(lines: [String]) { self.lines = lines }
+}
+
+/// The sound side of a player: an output (with the audio clock) and the mixer index of each sound name.
+public struct AudioSetup {
+    public var output: any SoundOutput
+    /// The mixer's index for a sound name; nil for sounds that are not loaded (they stay silent).
+    public var soundIndex: (String) -> Int?
+    /// One-line notes for the terminal (the device that opened, or why none did).
+    public var notes: [String]
+
+    public init(output: any SoundOutput, soundIndex: @escaping (String) -> Int?, notes: [String] = []) {
+        self.output = output
+        self.soundIndex = soundIndex
+        self.notes = notes
+    }
+}
+
+/// What the player needs from the document, timeline, renderer and audio modules. Production wires
+/// the real ones in `diorama play`; tests and benchmarks pass stand-ins.
+public struct PlayerDependencies {
+    /// Loads and validates the scenes file at a path.
+    public var load: (String) -> Result<LoadedPlaylist, PlaylistLoadFailure>
+    public var scenes: any SceneSource
+    public var renderer: any SnapshotRendering
+    /// Each scene's cue firings as (frame within the scene, cue) at a sample rate: (document, scene, sample rate).
+    public var cueFrames: (Document, Int, Int) -> [(frame: Int64, cue: Cue)]
+    /// Opens the sound output for a playlist.
+    public var audio: (LoadedPlaylist) -> AudioSetup
+    /// Monotonic seconds, for the interface's animations and timers.
+    public var now: () -> Double
+
+    public init(load: @escaping (String) -> Result<LoadedPlaylist, PlaylistLoadFailure>, scenes: any SceneSource,
+                renderer: any SnapshotRendering, cueFrames: @escaping (Document, Int, Int) -> [(frame: Int64, cue: Cue)],
+                audio: @escaping (LoadedPlaylist) -> AudioSetup, now: @escaping () -> Double = monotonicSeconds) {
+        self.load = load
+        self.scenes = scenes
+        self.renderer = renderer
+        self.cueFrames = cueFrames
+        self.audio = audio
+        self.now = now
+    }
+}

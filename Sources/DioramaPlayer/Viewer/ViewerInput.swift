@@ -1,0 +1,58 @@
+import DioramaDocument
+
+/// A key the story viewer responds to, independent of SDL's key codes.
+public enum ViewerKey: Sendable, Equatable {
+    case space, right, left, home
+    /// The digit keys 1 ... 9.
+    case digit(Int)
+    case l, m, plus, minus, f, r, q, escape, questionMark, h
+}
+
+/// One input event, with pointer positions already in canvas points (see `Letterbox`).
+public enum ViewerInput: Sendable, Equatable {
+    case pointerDown(Point)
+    case pointerMoved(Point)
+    case pointerUp(Point)
+    case key(ViewerKey)
+}
+
+/// What the viewer asks the player to do. Visual state (help, overlay, page offset) stays in the viewer.
+public enum ViewerIntent: Sendable, Equatable {
+    case next
+    case previous
+    /// Jump to scene N (0-based).
+    case jump(scene: Int)
+    /// Back to the start of the first scene.
+    case restart
+    case togglePause
+    /// A press has been held long enough: pause until `holdEnded`.
+    case holdBegan
+    case holdEnded
+    case cycleLanguage
+    case toggleMute
+    case volumeUp
+    case volumeDown
+    case toggleFullscreen
+    case reload
+    case quit
+}
+
+/// What the viewer needs to know about the playlist to interpret a gesture.
+public struct ViewerContext: Sendable, Equatable {
+    /// The current scene, 0-based.
+    public var sceneIndex: Int
+    public var sceneCount: Int
+    /// Whether `next` after the last scene wraps to the first (otherwise it ends playback).
+    public var wraps: Bool
+
+    public init(sceneIndex: Int, sceneCount: Int, wraps: Bool) {
+        self.sceneIndex = sceneIndex
+        self.sceneCount = sceneCount
+        self.wraps = wraps
+    }
+
+    /// Whether a drag to the left may page to a following scene.
+    var hasNext: Bool { sceneCount > 1 && (wraps || sceneIndex < sceneCount - 1) }
+    /// Whether a drag to the right may page to an earlier scene.
+    var hasPrevious: Bool { sceneIndex > 0 }
+}

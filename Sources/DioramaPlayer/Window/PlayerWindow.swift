@@ -1,0 +1,136 @@
+import CDioramaShims
+import CSDL
+import DioramaDocument
+
+/// A failure of SDL after the display was found (window, renderer or texture creation).
+public struct WindowError: Error, Sendable, CustomStringConvertible {
+    public var operation: String
+    public var reason: String
+    public var description: String { "cannot \(operation): \(reason)" }
+
+    static func sdl(_ operation: String) -> WindowError {
+        WindowError(operation: operation, reason: String(cString: SDL_GetError()))
+    }
+}
+
+/// The SDL window the player draws in: a renderer and one streaming ARGB8888 texture the size of the
+/// letterboxed canvas, drawn into directly by the frame renderer (cairo's ARGB32 has the same layout).
+public final class PlayerWindow {
+    let window: OpaquePointer
+    let renderer: OpaquePointer
+    private var texture: OpaquePointer?
+    private var textureSize = (width: 0, height: 0)
+    public private(set) var vsync: Bool
+    public private(set) var isFullscreen = false
+
+    /// Opens a resizable window `width`×`height` pixels, centred; vsync when asked and available.
+    public init(title: String, width: Int, height: Int, vsync: Bool, fullscreen: Bool = false) throws(WindowError) {
+        var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
+        if fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
+        let centered = diorama_sdl_windowpos_centered()
+        guard let window = SDL_CreateWindow(title, centered, centered, Int32(width), Int32(height), flags) else {
+            throw .sdl("open a window")
+        }
+        var rendererFlags = SDL_RENDERER_ACCELERATED.rawValue
+        if vsync { rendererFlags |= SDL_RENDERER_PRESENTVSYNC.rawValue }
+        var renderer = SDL_CreateRenderer(window, -1, rendererFlags)
+        if renderer == nil {
+            // No accelerated renderer (dummy driver, no GL): the software one always exists.
+            renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue)
+        }
+        guard let renderer else {
+            SDL_DestroyWindow(window)
+            throw .sdl("create a renderer")
+        }
+        self.window = window
+        self.renderer = renderer
+        self.vsync = vsync
+        self.isFullscreen = fullscreen
+        // The software renderer reports vsync even when it is off: set it explicitly.
+        SDL_RenderSetVSync(renderer, vsync ? 1 : 0)
+    }
+
+    deinit {
+        if let texture { SDL_DestroyTexture(texture) }
+        SDL_DestroyRenderer(renderer)
+        SDL_DestroyWindow(window)
+    }
+
+    /// SDL's id of the window, for synthesized events.
+    public var id: UInt32 { SDL_GetWindowID(window) }
+
+    /// The drawable size in pixels (larger than the window size on high-DPI screens).
+    public var drawableSize: Size {
+        var width: Int32 = 0, height: Int32 = 0
+        SDL_GetRendererOutputSize(renderer, &width, &height)
+        return Size(width: Double(width), height: Double(height))
+    }
+
+    /// Pixels per window coordinate of mouse events.
+    public var pixelRatio: Double {
+        var width: Int32 = 0, height: Int32 = 0
+        SDL_GetWindowSize(window, &width, &height)
+        return width > 0 ? drawableSize.width / Double(width) : 1
+    }
+
+    /// The name of SDL's renderer ("opengl", "software", ...).
+    public var rendererName: String {
+        var info = SDL_RendererInfo()
+        SDL_GetRendererInfo(renderer, &info)
+        return info.name.map { String(cString: $0) } ?? "?"
+    }
+
+    public func setTitle(_ title: String) { SDL_SetWindowTitle(window, title) }
+
+    public func toggleFullscreen() {
+        isFullscreen.toggle()
+        SDL_SetWindowFullscreen(window, isFullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
+    }
+
+    /// Draws one frame: `draw` fills the texture's pixels (ARGB8888, `width`×`height`, `stride` bytes
+    /// per row) for `viewport`, which is then placed in the window over a black letterbox.
+    /// Returns seconds spent drawing (in `draw`) and uploading (unlock and copy), for the benchmark.
+    @discardableResult
+    public func drawFrame(viewport: Rect, clock: () -> Double,
+                          draw: (_ pixels: UnsafeMutableRawPointer, _ width: Int, _ height: Int, _ stride: Int) -> Void)
+        throws(WindowError) -> (draw: Double, upload: Double) {
+        let width = max(1, Int(viewport.width)), height = max(1, Int(viewport.height))
+        if texture == nil || textureSize != (width, height) {
+            if let texture { SDL_DestroyTexture(texture) }
+            texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888.rawValue,
+                                        Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(width), Int32(height))
+            guard texture != nil else { throw .sdl("create a \(width)x\(height) texture") }
+            textureSize = (width, height)
+        }
+        var pixels: UnsafeMutableRawPointer?
+        var pitch: Int32 = 0
+        guard SDL_LockTexture(texture, nil, &pixels, &pitch) == 0, let pixels else { throw .sdl("lock the frame texture") }
+        let start = clock()
+        draw(pixels, width, height, Int(pitch))
+        let drawn = clock()
+        SDL_UnlockTexture(texture)
+        SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
+        SDL_RenderClear(renderer)
+        var target = SDL_Rect(x: Int32(viewport.x), y: Int32(viewport.y), w: Int32(width), h: Int32(height))
+        SDL_RenderCopy(renderer, texture, nil, &target)
+        return (drawn - start, clock() - drawn)
+    }
+
+    /// Shows the drawn frame (waits for vertical blank when vsync is on).
+    public func present() {
+        SDL_RenderPresent(renderer)
+    }
+
+    /// The pixels of the rendered frame, ARGB8888 rows of the drawable's width. Call before `present`
+    /// (SDL's backbuffer is undefined after presenting).
+    public func readPixels() throws(WindowError) -> (pixels: [UInt32], width: Int, height: Int) {
+        let size = drawableSize
+        let width = Int(size.width), height = Int(size.height)
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        let status = pixels.withUnsafeMutableBytes { buffer in
+            SDL_RenderReadPixels(renderer, nil, SDL_PIXELFORMAT_ARGB8888.rawValue, buffer.baseAddress, Int32(width * 4))
+        }
+        guard status == 0 else { throw .sdl("read the window's pixels") }
+        return (pixels, width, height)
+    }
+}

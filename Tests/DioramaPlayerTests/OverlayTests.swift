@@ -1,0 +1,102 @@
+import DioramaDocument
+import DioramaTimeline
+@testable import DioramaPlayer
+import Testing
+
+@Suite struct OverlayTests {
+    let layout = OverlayLayout(canvas: Size(width: 1280, height: 720), sceneCount: 3)
+
+    @Test func progressIsFullForFinishedScenesAFractionForTheCurrentAndEmptyForLaterOnes() {
+        #expect(OverlayContent.progress(sceneCount: 3, current: 1, fraction: 0.25) == [1, 0.25, 0])
+        #expect(OverlayContent.progress(sceneCount: 3, current: 0, fraction: 0) == [0, 0, 0])
+        #expect(OverlayContent.progress(sceneCount: 3, current: 2, fraction: 1.5) == [1, 1, 1])
+    }
+
+    @Test func barsSpanTheWidthInsideTheMarginsWithGapsBetween() {
+        let bars = layout.progressBars
+        #expect(bars.count == 3)
+        #expect(bars[0].x == layout.margin)
+        #expect(abs(bars[2].x + bars[2].width - (1280 - layout.margin)) < 1e-9)
+        #expect(abs(bars[1].x - (bars[0].x + bars[0].width) - layout.barGap) < 1e-9)
+        #expect(bars.allSatisfy { $0.width == bars[0].width && $0.height == layout.barHeight })
+    }
+
+    @Test func dotsAreCentredAlongTheBottomAndHitTestedByDistance() {
+        let dots = layout.pageDots
+        #expect(abs((dots[0].x + dots[2].x) / 2 - 640) < 1e-9)
+        #expect(dots.allSatisfy { $0.y > 650 && $0.y < 720 })
+        #expect(layout.pageDot(at: dots[1]) == 1)
+        #expect(layout.pageDot(at: Point(x: dots[1].x + layout.dotHitRadius * 0.9, y: dots[1].y)) == 1)
+        #expect(layout.pageDot(at: Point(x: dots[1].x, y: dots[1].y - layout.dotHitRadius * 1.1)) == nil)
+        #expect(layout.pageDot(at: Point(x: 640, y: 360)) == nil)
+    }
+
+    @Test func theOverlayDrawsTracksFillsTitleAndDots() {
+        let composer = OverlayComposer(layout: layout)
+        let nodes = composer.nodes(for: OverlayContent(progress: [1, 0.5, 0], currentScene: 1, title: "Swing"))
+        let ids = nodes.compactMap(\.id)
+        #expect(ids == ["overlay.bar.0.track", "overlay.bar.0.fill", "overlay.bar.1.track", "overlay.bar.1.fill",
+                        "overlay.bar.2.track", "overlay.title", "overlay.dot.0", "overlay.dot.1", "overlay.dot.2"])
+        // The current scene's fill covers half its track; the finished one the whole track.
+        func rect(_ id: String) -> (Rect, Double, Paint?) {
+            guard case .shape(let shape) = nodes.first(where: { $0.id == id })!.content,
+                  case .rect(let rect, let radius) = shape.geometry else { fatalError("not a rect") }
+            return (rect, radius, shape.fill)
+        }
+        let (track, radius, trackPaint) = rect("overlay.bar.1.track")
+        let (fill, _, fillPaint) = rect("overlay.bar.1.fill")
+        #expect(fill.width == track.width / 2)
+        #expect(rect("overlay.bar.0.fill").0.width == rect("overlay.bar.0.track").0.width)
+        #expect(radius == track.height / 2, "rounded ends")
+        guard case .solid(let trackColor) = trackPaint, case .solid(let fillColor) = fillPaint else {
+            Issue.record("bars are solid")
+            return
+        }
+        #expect(trackColor.alpha < fillColor.alpha, "a translucent track under a brighter fill")
+        guard case .text(let title) = nodes.first(where: { $0.id == "overlay.title" })!.content else {
+            Issue.record("the title is text")
+            return
+        }
+        #expect(title.text == "Swing")
+    }
+
+    @Test func hiddenOverlayKeepsOnlyTheBannerToastAndHelp() {
+        let composer = OverlayComposer(layout: layout)
+        let hidden = composer.nodes(for: OverlayContent(progress: [0, 0, 0], currentScene: 0, title: "Ocean", showsBars: false))
+        #expect(hidden.isEmpty)
+        let withExtras = composer.nodes(for: OverlayContent(
+            progress: [0, 0, 0], currentScene: 0, title: "Ocean", showsBars: false, showsHelp: true,
+            banner: ["scenes.json:3:5: error: unknown key"], toast: "Muted"))
+        #expect(withExtras.compactMap(\.id) == ["overlay.banner", "overlay.toast", "overlay.help"])
+        guard case .group(let banner) = withExtras[0].content, case .text(let line) = banner[1].content else {
+            Issue.record("the banner is a panel with lines of text")
+            return
+        }
+        #expect(line.text == "scenes.json:3:5: error: unknown key")
+        guard case .group(let help) = withExtras[2].content else { return }
+        #expect(help.count == 1 + 2 * OverlayComposer.helpLines.count)
+    }
+
+    @Test func aPageAtRestIsTheSceneItselfAndAMovingPageCarriesItsBackgroundAndNeighbour() {
+        let canvas = Size(width: 100, height: 50)
+        let dot = NodeSnapshot(bounds: Rect(x: 0, y: 0, width: 1, height: 1),
+                               content: .shape(ShapeSnapshot(geometry: .rect(Rect(x: 0, y: 0, width: 1, height: 1), cornerRadius: 0),
+                                                             fill: .solid(.white), stroke: nil)))
+        let scene = Snapshot(canvas: canvas, background: .solid(.white), nodes: [dot])
+        let other = Snapshot(canvas: canvas, background: .solid(.black), nodes: [])
+        #expect(FrameComposer.compose(scene: scene) == scene)
+        let moved = FrameComposer.compose(scene: scene, offset: -30, neighbour: other)
+        #expect(moved.nodes.map(\.transform) == [.translation(x: -30, y: 0), .translation(x: 70, y: 0)])
+        let movedRight = FrameComposer.compose(scene: scene, offset: 30, neighbour: other)
+        #expect(movedRight.nodes[1].transform == .translation(x: -70, y: 0))
+    }
+
+    @Test func theLetterboxCentresTheCanvasAndMapsPointsBack() {
+        let box = Letterbox(canvas: Size(width: 1280, height: 720), window: Size(width: 1000, height: 1000))
+        #expect(box.viewport == Rect(x: 0, y: 218, width: 1000, height: 563))
+        let point = box.canvasPoint(fromWindow: Point(x: 500, y: 218 + 281.25))
+        #expect(abs(point.x - 640) < 1e-9 && abs(point.y - 360) < 1e-9)
+        let wide = Letterbox(canvas: Size(width: 640, height: 360), window: Size(width: 1920, height: 720))
+        #expect(wide.viewport == Rect(x: 320, y: 0, width: 1280, height: 720))
+    }
+}
