@@ -16,7 +16,11 @@ extension FrameRenderer {
         var matrix = node.transform.cairoMatrix
         cairo_transform(cr, &matrix)
         if node.needsLayer, !canDrawWithoutLayer(node) {
-            drawLayer(node, in: cr)
+            if hasOnlyShadow(node), drawShadowBeneath(node, in: cr) {
+                drawContent(node, alpha: 1, in: cr)
+            } else {
+                drawLayer(node, in: cr)
+            }
         } else {
             drawContent(node, alpha: min(node.opacity, 1), in: cr)
         }
@@ -34,7 +38,7 @@ extension FrameRenderer {
         }
     }
 
-    private func drawContent(_ node: NodeSnapshot, alpha: Double, in cr: OpaquePointer) {
+    func drawContent(_ node: NodeSnapshot, alpha: Double, in cr: OpaquePointer) {
         switch node.content {
         case .group(let children):
             for child in children { draw(child, in: cr) }
@@ -72,18 +76,22 @@ extension FrameRenderer {
             region = region.union(shadowRegion)
         }
         guard let clip = deviceClip(cr), let visible = region.roundedOut.intersection(clip) else { return }
+        // The layer also holds content just outside the visible area that its blur or shadow spreads into view.
+        let margin = Int((blurReach + (node.shadow == nil ? 0 : GaussianBlur.reach(sigma: shadowSigma)
+            + max(abs(shadowOffset.x), abs(shadowOffset.y)))).rounded(.up))
+        let reachable = PixelRect(x: clip.x - margin, y: clip.y - margin, width: clip.width + 2 * margin,
+                                  height: clip.height + 2 * margin)
+        guard let work = region.roundedOut.intersection(reachable) else { return }
 
-        cairo_save(cr)
-        cairo_identity_matrix(cr)
-        cairo_rectangle(cr, Double(visible.x), Double(visible.y), Double(visible.width), Double(visible.height))
-        cairo_clip(cr)
-        cairo_set_matrix(cr, &ctm)
-        cairo_push_group(cr)
-        drawContent(node, alpha: 1, in: cr)
-
-        let group = cairo_get_group_target(cr)!
+        // An explicit surface rather than cairo_push_group, whose group cannot reach past the target's edges.
+        let layer = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(work.width), Int32(work.height))!
+        defer { cairo_surface_destroy(layer) }
+        cairo_surface_set_device_offset(layer, Double(-work.x), Double(-work.y))
+        let layerContext = cairo_create(layer)!
+        cairo_set_matrix(layerContext, &ctm)
+        drawContent(node, alpha: 1, in: layerContext)
         if node.hueRotation != 0 || blurSigma > 0 {
-            withPixels(of: group) { pixels, width, height, rowPixels in
+            withPixels(of: layer) { pixels, width, height, rowPixels in
                 if node.hueRotation != 0 {
                     HueRotation.apply(to: pixels, width: width, height: height, rowPixels: rowPixels,
                                       degrees: node.hueRotation)
@@ -95,53 +103,23 @@ extension FrameRenderer {
         }
         if let mask = node.mask {
             let pattern = makePattern(mask, bounds: node.bounds, alpha: 1)
-            cairo_set_operator(cr, CAIRO_OPERATOR_DEST_IN)
-            cairo_set_source(cr, pattern)
-            cairo_paint(cr)
-            cairo_set_operator(cr, CAIRO_OPERATOR_OVER)
+            cairo_set_operator(layerContext, CAIRO_OPERATOR_DEST_IN)
+            cairo_set_source(layerContext, pattern)
+            cairo_paint(layerContext)
             cairo_pattern_destroy(pattern)
         }
         if let shadow = node.shadow, shadow.color.alpha > 0 {
-            drawShadow(under: group, color: shadow.color, sigma: shadowSigma, offset: shadowOffset, in: cr)
+            drawShadow(under: layer, color: shadow.color, sigma: shadowSigma, offset: shadowOffset, in: layerContext)
         }
-        cairo_pop_group_to_source(cr)
-        if node.opacity < 1 { cairo_paint_with_alpha(cr, node.opacity) } else { cairo_paint(cr) }
-        cairo_restore(cr)
-    }
+        cairo_destroy(layerContext)
+        cairo_surface_flush(layer)
 
-    /// Paints the group's silhouette in `color`, blurred and offset (device pixels), beneath the group.
-    private func drawShadow(under group: OpaquePointer, color: Color, sigma: Double, offset: (x: Double, y: Double),
-                            in cr: OpaquePointer) {
-        cairo_surface_flush(group)
-        let width = Int(cairo_image_surface_get_width(group)), height = Int(cairo_image_surface_get_height(group))
-        let shadow = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
-        defer { cairo_surface_destroy(shadow) }
-        var deviceX = 0.0, deviceY = 0.0
-        cairo_surface_get_device_offset(group, &deviceX, &deviceY)
-        cairo_surface_set_device_offset(shadow, deviceX, deviceY)
-        let premultiplied = [color.blue, color.green, color.red].map { UInt32(($0 * color.alpha * 255).rounded()) }
-        let alpha = UInt32((color.alpha * 255).rounded())
-        let sourceRow = Int(cairo_image_surface_get_stride(group)) / 4, targetRow = Int(cairo_image_surface_get_stride(shadow)) / 4
-        let source = UnsafeMutableRawPointer(cairo_image_surface_get_data(group)!).assumingMemoryBound(to: UInt32.self)
-        let target = UnsafeMutableRawPointer(cairo_image_surface_get_data(shadow)!).assumingMemoryBound(to: UInt32.self)
-        for y in 0..<height {
-            for x in 0..<width {
-                let coverage = source[y * sourceRow + x] >> 24
-                guard coverage > 0 else { target[y * targetRow + x] = 0; continue }
-                @inline(__always) func scaled(_ v: UInt32) -> UInt32 { (v * coverage + 127) / 255 }
-                target[y * targetRow + x] = scaled(alpha) << 24 | scaled(premultiplied[2]) << 16
-                    | scaled(premultiplied[1]) << 8 | scaled(premultiplied[0])
-            }
-        }
-        if sigma > 0 {
-            GaussianBlur.apply(to: target, width: width, height: height, rowPixels: targetRow, sigma: sigma)
-        }
-        cairo_surface_mark_dirty(shadow)
         cairo_save(cr)
         cairo_identity_matrix(cr)
-        cairo_set_source_surface(cr, shadow, offset.x, offset.y)
-        cairo_set_operator(cr, CAIRO_OPERATOR_DEST_OVER)
-        cairo_paint(cr)
+        cairo_rectangle(cr, Double(visible.x), Double(visible.y), Double(visible.width), Double(visible.height))
+        cairo_clip(cr)
+        cairo_set_source_surface(cr, layer, 0, 0)
+        if node.opacity < 1 { cairo_paint_with_alpha(cr, node.opacity) } else { cairo_paint(cr) }
         cairo_restore(cr)
     }
 

@@ -203,6 +203,36 @@ private typealias AffineTransform = DioramaTimeline.AffineTransform
         #expect(channels(frame.pixel(x: 15, y: 15)).b == 0, "nothing up-left")
     }
 
+    @Test func theQuickShadowLooksLikeTheLayerShadow() throws {
+        // A shadow alone is drawn at reduced resolution beneath the content; a solid white mask forces the
+        // full-resolution layer path without changing the picture. Both must agree closely.
+        let shadow = Shadow(color: Color(red: 0, green: 0, blue: 0.5, alpha: 0.8), radius: 6, x: 4, y: -3)
+        let wave = Geometry.path(PathData(commands: [
+            .move(Point(x: -10, y: 60)), .cubic(control1: Point(x: 40, y: 30), control2: Point(x: 60, y: 90), to: Point(x: 110, y: 55)),
+            .line(Point(x: 110, y: 120)), .line(Point(x: -10, y: 120)), .close,
+        ]))
+        func node(mask: Paint?) -> NodeSnapshot {
+            NodeSnapshot(bounds: Rect(x: 0, y: 30, width: 100, height: 70), shadow: shadow, mask: mask,
+                         content: .shape(ShapeSnapshot(geometry: wave, fill: .solid(Color(red: 0.3, green: 0.6, blue: 0.9)), stroke: nil)))
+        }
+        let background = RenderFixtures.rect(Rect(x: 0, y: 0, width: 100, height: 100), fill: .solid(Color(red: 1, green: 0.9, blue: 0.7)))
+        let quick = try render(RenderFixtures.snapshot([background, node(mask: nil)]), 200, 200)
+        let layered = try render(RenderFixtures.snapshot([background, node(mask: .solid(.white))]), 200, 200)
+        var worst = 0, total = 0
+        for y in 0..<200 {
+            for x in 0..<200 {
+                let a = channels(quick.pixel(x: x, y: y)), b = channels(layered.pixel(x: x, y: y))
+                let difference = max(abs(a.r - b.r), abs(a.g - b.g), abs(a.b - b.b))
+                worst = max(worst, difference)
+                total += difference
+            }
+        }
+        #expect(worst <= 12, "largest channel difference \(worst)")
+        #expect(Double(total) / 40000 < 1.5, "mean difference \(Double(total) / 40000)")
+        // And the shadow is really there: above the wave's crest it darkens the background.
+        #expect(channels(quick.pixel(x: 100, y: 100)).r < 240)
+    }
+
     @Test func roundedCornersLeaveTheCornerEmpty() throws {
         let node = RenderFixtures.rect(Rect(x: 10, y: 10, width: 80, height: 80), fill: .solid(.white), cornerRadius: 20)
         let frame = try render(RenderFixtures.snapshot([node]))
