@@ -157,7 +157,7 @@ public final class Player {
     public var output: any SoundOutput { audio.output }
 
     /// The playlist at the frame being heard now.
-    public var position: PlaybackPosition { playback.current }
+    public var position: PlaylistPosition { playback.current }
 
     private var viewerContext: ViewerContext {
         ViewerContext(sceneIndex: playback.commanded.sceneIndex, sceneCount: document.scenes.count, wraps: options.wraps)
@@ -345,7 +345,7 @@ public final class Player {
 
     /// The snapshot of one window frame: the heard scene at the heard time (with its neighbour while a
     /// page moves), and the overlay.
-    public func composeFrame(heard: PlaybackPosition, offset: Double, now: Double) -> Snapshot {
+    public func composeFrame(heard: PlaylistPosition, offset: Double, now: Double) -> Snapshot {
         let count = document.scenes.count
         let heardTime = heard.sceneTime(sampleRate: sampleRate)
         var overlay: [NodeSnapshot] = []

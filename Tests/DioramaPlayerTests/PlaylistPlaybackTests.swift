@@ -37,15 +37,15 @@ import Testing
 
     @Test func scenesFollowEachOtherOnTheSampleClockAndWrap() {
         let (playback, output) = make()
-        #expect(playback.current == PlaybackPosition(sceneIndex: 0, sceneFrame: 0))
+        #expect(playback.current == PlaylistPosition(sceneIndex: 0, sceneFrame: 0))
         play(playback, output, to: 1.5 * 48_000)
-        #expect(playback.current == PlaybackPosition(sceneIndex: 0, sceneFrame: 72_000))
+        #expect(playback.current == PlaylistPosition(sceneIndex: 0, sceneFrame: 72_000))
         play(playback, output, to: 4 * 48_000 - 1)
         #expect(playback.current.sceneIndex == 0)
         play(playback, output, to: 4 * 48_000)
-        #expect(playback.current == PlaybackPosition(sceneIndex: 1, sceneFrame: 0))
+        #expect(playback.current == PlaylistPosition(sceneIndex: 1, sceneFrame: 0))
         play(playback, output, to: 12 * 48_000 + 100)
-        #expect(playback.current == PlaybackPosition(sceneIndex: 0, sceneFrame: 100), "wrapped after the last scene")
+        #expect(playback.current == PlaylistPosition(sceneIndex: 0, sceneFrame: 100), "wrapped after the last scene")
     }
 
     @Test func playingOnceEndsAfterTheLastScene() {
@@ -94,10 +94,10 @@ import Testing
         playback.next()
         let commandFrame = Int64(0.5 * 48_000) + 2400
         // The ocean's ambience fades out from the command frame; the swing starts there.
-        #expect(playback.commanded == PlaybackPosition(sceneIndex: 1, sceneFrame: 0))
+        #expect(playback.commanded == PlaylistPosition(sceneIndex: 1, sceneFrame: 0))
         #expect(playback.current.sceneIndex == 0, "the picture changes when the change is heard")
         play(playback, output, to: Double(commandFrame))
-        #expect(playback.current == PlaybackPosition(sceneIndex: 1, sceneFrame: 0))
+        #expect(playback.current == PlaylistPosition(sceneIndex: 1, sceneFrame: 0))
         play(playback, output, to: Double(commandFrame) + 3 * 48_000 - 1)
         let starts = cueStarts(output)
         #expect(starts.map(\.frame) == [commandFrame + 48_000], "only the swing's creak, one second after it started")
@@ -128,7 +128,7 @@ import Testing
         let pausedSceneFrame = pausedAt - 960
         #expect(output.commands.contains { if case .stopAll(pausedAt, 480) = $0.command { true } else { false } })
         play(playback, output, to: 48_000 * 10)
-        #expect(playback.current == PlaybackPosition(sceneIndex: 0, sceneFrame: Double(pausedSceneFrame), isPaused: true))
+        #expect(playback.current == PlaylistPosition(sceneIndex: 0, sceneFrame: Double(pausedSceneFrame), isPaused: true))
         #expect(cueStarts(output).isEmpty, "the bell at 1 s does not ring while paused")
         output.clearCommands()
         playback.resume()
@@ -137,20 +137,20 @@ import Testing
         #expect(output.starts.filter(\.loops).map(\.fadeInFrames) == [480])
         play(playback, output, to: Double(resumedAt) + 48_000)
         #expect(cueStarts(output).first?.frame == resumedAt + (48_000 - pausedSceneFrame))
-        #expect(playback.current == PlaybackPosition(sceneIndex: 0, sceneFrame: Double(pausedSceneFrame + 48_000)))
+        #expect(playback.current == PlaylistPosition(sceneIndex: 0, sceneFrame: Double(pausedSceneFrame + 48_000)))
     }
 
     @Test func previousOnTheFirstSceneRestartsItAndOtherwiseGoesBackOne() {
         let (playback, output) = make()
         play(playback, output, to: 48_000 * 2)
         playback.previous()
-        #expect(playback.current == PlaybackPosition(sceneIndex: 0, sceneFrame: 0))
+        #expect(playback.current == PlaylistPosition(sceneIndex: 0, sceneFrame: 0))
         playback.jump(to: 2)
         play(playback, output, to: 48_000 * 3)
         playback.previous()
-        #expect(playback.current == PlaybackPosition(sceneIndex: 1, sceneFrame: 0))
+        #expect(playback.current == PlaylistPosition(sceneIndex: 1, sceneFrame: 0))
         playback.restart()
-        #expect(playback.current == PlaybackPosition(sceneIndex: 0, sceneFrame: 0))
+        #expect(playback.current == PlaylistPosition(sceneIndex: 0, sceneFrame: 0))
     }
 
     @Test func nextOnTheLastSceneEndsWhenPlayingOnce() {
@@ -167,10 +167,10 @@ import Testing
         play(playback, output, to: 48_000 * 2)
         // Swing now lasts 5 s: same scene, same time.
         playback.replaceScenes(Self.scenes(durations: [4, 5, 5]))
-        #expect(playback.current == PlaybackPosition(sceneIndex: 1, sceneFrame: 96_000))
+        #expect(playback.current == PlaylistPosition(sceneIndex: 1, sceneFrame: 96_000))
         // Swing shortened to 1 s: the time is clamped inside it.
         playback.replaceScenes(Self.scenes(durations: [4, 1, 5]))
-        #expect(playback.current == PlaybackPosition(sceneIndex: 1, sceneFrame: 47_999))
+        #expect(playback.current == PlaylistPosition(sceneIndex: 1, sceneFrame: 47_999))
         // Swing removed (only two scenes, ocean then a renamed one): the index is kept within range.
         var renamed = Self.scenes(durations: [4, 3])
         renamed[1].id = "garden"

@@ -1,7 +1,7 @@
 import DioramaMixer
 
 /// Where the playlist is at one frame of the audio clock.
-public struct PlaybackPosition: Sendable, Equatable {
+public struct PlaylistPosition: Sendable, Equatable {
     /// The current scene, 0-based.
     public var sceneIndex: Int
     /// Frames into the scene (fractional when the clock is interpolated).
@@ -104,21 +104,21 @@ public final class PlaylistPlayback {
     // MARK: - The clock the picture follows
 
     /// The playlist at the frame being heard now.
-    public var current: PlaybackPosition { position(atHeard: output.heardFrame()) }
+    public var current: PlaylistPosition { position(atHeard: output.heardFrame()) }
 
     /// The playlist as the last command left it: at the frame commands act on, ahead of what is heard.
-    public var commanded: PlaybackPosition { position(atHeard: Double(commandFrame)) }
+    public var commanded: PlaylistPosition { position(atHeard: Double(commandFrame)) }
 
     /// The playlist at mixer frame `frame` (fractional), from what has been scheduled.
-    public func position(atHeard frame: Double) -> PlaybackPosition {
+    public func position(atHeard frame: Double) -> PlaylistPosition {
         let segment = segments.last { Double($0.startFrame) <= frame } ?? segments[0]
         if segment.ended {
-            return PlaybackPosition(sceneIndex: segment.scene, sceneFrame: Double(segment.sceneFrame), isPaused: false, hasEnded: true)
+            return PlaylistPosition(sceneIndex: segment.scene, sceneFrame: Double(segment.sceneFrame), isPaused: false, hasEnded: true)
         }
         var sceneFrame = Double(segment.sceneFrame)
         if segment.running { sceneFrame += max(0, frame - Double(segment.startFrame)) }
         let last = Double(scenes[segment.scene].frames) - 1e-6
-        return PlaybackPosition(sceneIndex: segment.scene, sceneFrame: min(sceneFrame, last), isPaused: !segment.running)
+        return PlaylistPosition(sceneIndex: segment.scene, sceneFrame: min(sceneFrame, last), isPaused: !segment.running)
     }
 
     /// Cues whose start frame has been heard since the last call, in order.

@@ -1,0 +1,76 @@
+import DioramaAudio
+import DioramaDocument
+import DioramaMixer
+import DioramaTimeline
+
+/// Opens the player's live sound: the playlist's sound bank in a mixer, played on an ALSA device
+/// through the audio module's real-time output; without a device, the output paces itself on the
+/// monotonic clock and the player follows that.
+public enum LiveAudio {
+    /// Frames per second the sound bank and mixer run at.
+    public static let sampleRate = 48_000
+
+    /// - Parameters:
+    ///   - device: the ALSA device name; nil to play without sound (`--no-audio`).
+    ///   - periodFrames: frames per period asked of the device.
+    /// - Returns: the setup for the player, and the live output (to stop, and for its statistics).
+    public static func open(_ playlist: LoadedPlaylist, device: String?, periodFrames: Int) -> (AudioSetup, LiveSoundOutput) {
+        let bank = SoundBank(document: playlist.document, directory: playlist.baseDirectory, sampleRate: sampleRate)
+        var notes = bank.errors.map { "warning: \($0); it will be silent" }
+        let mixer = Mixer(sounds: bank.sounds, configuration: MixerConfiguration(sampleRate: sampleRate))
+        var volumeDevice: VolumePCM?
+        if let device {
+            do {
+                let pcm = try AlsaPCM(device: device, sampleRate: sampleRate, periodFrames: periodFrames, periods: 3)
+                volumeDevice = VolumePCM(wrapping: pcm)
+                notes.append(pcm.grantedSummary)
+            } catch {
+                notes.append("warning: \(error.description); playing without sound, on the monotonic clock")
+            }
+        }
+        let live = LiveAudioOutput(mixer: mixer, device: volumeDevice, periodFrames: periodFrames)
+        live.start()
+        let output = LiveSoundOutput(live: live, volumeDevice: volumeDevice)
+        return (AudioSetup(output: output, soundIndex: { bank.index(of: $0) }, notes: notes), output)
+    }
+}
+
+extension PlayerDependencies {
+    /// The real modules: the document loader, the cairo renderer and live ALSA sound.
+    /// `opened` receives the live output once it exists, so the caller can stop it and read its statistics.
+    public static func production(audioDevice: String?, periodFrames: Int,
+                                  opened: @escaping (LiveSoundOutput) -> Void) -> PlayerDependencies {
+        var renderer: CairoSnapshotRenderer?
+        let lazyRenderer = LazyRenderer { renderer! }
+        return PlayerDependencies(
+            load: { path in
+                let result = PlaylistFiles.load(path: path)
+                if case .success(let playlist) = result, renderer == nil {
+                    renderer = CairoSnapshotRenderer(imageDirectory: playlist.baseDirectory)
+                }
+                return result
+            },
+            scenes: ClockSceneSource(),
+            renderer: lazyRenderer,
+            cueFrames: { document, scene, rate in PlaybackScene.timedCueFrames(of: document.scenes[scene], sampleRate: rate) },
+            audio: { playlist in
+                let (setup, output) = LiveAudio.open(playlist, device: audioDevice, periodFrames: periodFrames)
+                opened(output)
+                return setup
+            })
+    }
+}
+
+/// A renderer made on first use (its image folder is known only once the file has loaded).
+final class LazyRenderer: SnapshotRendering {
+    private let make: () -> any SnapshotRendering
+    private lazy var renderer: any SnapshotRendering = make()
+
+    init(_ make: @escaping () -> any SnapshotRendering) {
+        self.make = make
+    }
+
+    func draw(_ snapshot: DioramaTimeline.Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) throws {
+        try renderer.draw(snapshot, into: pixels, width: width, height: height, stride: stride)
+    }
+}
