@@ -120,7 +120,7 @@ public enum DocumentLoader {
             lhs.element.offset != rhs.element.offset ? lhs.element.offset < rhs.element.offset : lhs.offset < rhs.offset
         }.map { _, problem in
             let location = locations[problem.offset] ?? SourceLines.Location(line: 1, column: 1)
-            return Diagnostic(file: path, line: location.line, column: location.column, path: problem.path,
+            return Diagnostic(file: path, line: location.line, column: location.column, path: JSONPath.abbreviated(problem.path),
                               message: problem.message, hint: problem.hint, severity: problem.severity)
         }
         if let document, !diagnostics.contains(where: { $0.severity == .error }) {

@@ -222,10 +222,11 @@ extension DocumentDecoder {
                           hint: "CSS ease-in-out is [0.42, 0, 0.58, 1]")
                     return nil
                 }
-                let x1 = number(elements[0], path: innerPath + "[0]", range: .unit)
-                let y1 = number(elements[1], path: innerPath + "[1]", range: .closed(-10, 10))
-                let x2 = number(elements[2], path: innerPath + "[2]", range: .unit)
-                let y2 = number(elements[3], path: innerPath + "[3]", range: .closed(-10, 10))
+                let hint = "in [x1, y1, x2, y2] the x values are fractions of the duration, from 0 to 1"
+                let x1 = number(elements[0], path: innerPath + "[0]", range: .unit, name: "x1", hint: hint)
+                let y1 = number(elements[1], path: innerPath + "[1]", range: .closed(-10, 10), name: "y1")
+                let x2 = number(elements[2], path: innerPath + "[2]", range: .unit, name: "x2", hint: hint)
+                let y2 = number(elements[3], path: innerPath + "[3]", range: .closed(-10, 10), name: "y2")
                 guard let x1, let y1, let x2, let y2 else { return nil }
                 return .cubicBezier(x1: x1, y1: y1, x2: x2, y2: y2)
             case "spring":

@@ -360,7 +360,7 @@ extension DocumentDecoder {
         emitter.prewarm = bool(fields, "prewarm", default: emitter.prewarm)
 
         if valid, emitter.lifetimeRange >= emitter.lifetime, let member = fields["lifetimeRange"] {
-            error(member.value.offset, fields.path("lifetimeRange"), "\"lifetimeRange\" (\(emitter.lifetimeRange)) must be less than \"lifetime\" (\(emitter.lifetime))",
+            error(member.value.offset, fields.path("lifetimeRange"), "\"lifetimeRange\" (\(NumberRange.format(emitter.lifetimeRange))) must be less than \"lifetime\" (\(NumberRange.format(emitter.lifetime)))",
                   hint: "particles live lifetime ± lifetimeRange seconds, which must stay above 0")
             valid = false
         }

@@ -182,7 +182,9 @@ final class DocumentDecoder {
     }
 
     /// A number value; nil (after reporting) when it is not a number, not finite as a Double, or out of range.
-    func number(_ value: JSONValue, path: String, range: NumberRange, unit: String? = nil) -> Double? {
+    /// `name` replaces the key in messages where the path alone does not say what the number is.
+    func number(_ value: JSONValue, path: String, range: NumberRange, unit: String? = nil, name: String? = nil,
+                hint: String? = nil) -> Double? {
         guard case .number(let literal) = value.kind else {
             typeMismatch(value, path: path, expected: unit.map { "a number (\($0))" } ?? "a number")
             return nil
@@ -192,7 +194,8 @@ final class DocumentDecoder {
             return nil
         }
         guard range.contains(double) else {
-            error(value.offset, path, "\"\(Self.lastKey(of: path))\" must be \(range.requirement), not \(Self.shortened(literal))")
+            error(value.offset, path, "\(name ?? "\"\(Self.lastKey(of: path))\"") must be \(range.requirement), not \(Self.shortened(literal))",
+                  hint: hint)
             return nil
         }
         return double

@@ -59,12 +59,21 @@ enum DocumentKeys {
     static let interpolatingSpring = ["mass", "stiffness", "damping"]
 
     static func keys(ofNodeType type: String) -> [String] {
-        nodeCommon + (nodeTypes.first { $0.type == type }?.keys ?? [])
+        keysByNodeType[type] ?? nodeCommon
     }
 
     /// Keys that some node type accepts but `type` does not, with the types that accept them.
     static func foreignKeys(forNodeType type: String) -> [(key: String, owner: String)] {
-        let own = Set(keys(ofNodeType: type))
+        foreignKeysByNodeType[type] ?? []
+    }
+
+    // Computed once: every node asks.
+    private static let keysByNodeType: [String: [String]] = Dictionary(uniqueKeysWithValues: nodeTypes.map { ($0.type, nodeCommon + $0.keys) })
+    private static let foreignKeysByNodeType: [String: [(key: String, owner: String)]] =
+        Dictionary(uniqueKeysWithValues: nodeTypes.map { ($0.type, computeForeignKeys(forNodeType: $0.type)) })
+
+    private static func computeForeignKeys(forNodeType type: String) -> [(key: String, owner: String)] {
+        let own = Set(nodeCommon + (nodeTypes.first { $0.type == type }?.keys ?? []))
         var owners: [String: [String]] = [:]
         var order: [String] = []
         for (other, keys) in nodeTypes where other != type {

@@ -32,6 +32,8 @@ struct JSONParser {
     private enum PathComponent {
         case key(String)
         case index(Int)
+        /// Between members, where a key is expected: the path is the object's own.
+        case betweenMembers
     }
 
     private let buffer: UnsafeBufferPointer<UInt8>
@@ -51,6 +53,7 @@ struct JSONParser {
             switch component {
             case .key(let key): JSONPath.append(key: key, to: &path)
             case .index(let index): path += "[\(index)]"
+            case .betweenMembers: break
             }
         }
         return path
@@ -121,8 +124,11 @@ struct JSONParser {
         case UInt8(ascii: "."):
             return SyntaxError(offset: index, message: "a number needs a digit before '.'", hint: "write 0.5, not .5")
         case UInt8(ascii: "]"), UInt8(ascii: "}"):
+            var previous = index - 1
+            while previous >= 0, [0x20, 0x0A, 0x0D, 0x09].contains(buffer[previous]) { previous -= 1 }
+            let afterComma = previous >= 0 && buffer[previous] == UInt8(ascii: ",")
             return SyntaxError(offset: index, message: "unexpected '\(Character(Unicode.Scalar(byte)))' where a value should be",
-                               hint: "JSON allows no comma before a closing bracket")
+                               hint: afterComma ? "JSON allows no comma before a closing bracket" : "the brackets do not match")
         default:
             if ["NaN", "Infinity", "inf", "nan"].contains(word) {
                 return SyntaxError(offset: index, message: "'\(word)' is not a JSON number", hint: "numbers must be finite")
@@ -232,16 +238,21 @@ struct JSONParser {
             depth -= 1
             return JSONValue(kind: .object(members), offset: start)
         }
-        pathStack.append(.key(""))
+        pathStack.append(.betweenMembers)
         while true {
+            pathStack[pathStack.count - 1] = .betweenMembers
             skipWhitespace()
             guard index < buffer.count else { throw unclosed("object", openedAt: start) }
             guard buffer[index] == UInt8(ascii: "\"") else {
                 if buffer[index] == UInt8(ascii: "}") {
                     throw SyntaxError(offset: index, message: "unexpected '}' after a comma", hint: "JSON allows no comma before '}'")
                 }
-                throw SyntaxError(offset: index, message: "expected a key in double quotes, found \(describeByte(at: index))",
-                                  hint: buffer[index] == UInt8(ascii: "'") ? "JSON strings use double quotes" : "object keys are strings: \"key\": value")
+                let hint = switch buffer[index] {
+                case UInt8(ascii: "'"): "JSON strings use double quotes"
+                case UInt8(ascii: "/"): "JSON has no comments"
+                default: "object keys are strings: \"key\": value"
+                }
+                throw SyntaxError(offset: index, message: "expected a key in double quotes, found \(describeByte(at: index))", hint: hint)
             }
             let keyOffset = index
             let key = try parseString()
@@ -496,6 +507,26 @@ enum JSONPath {
         } else {
             path += "[\"" + key.replacingAll("\"", with: "\\\"") + "\"]"
         }
+    }
+
+    /// Very deep paths keep their first and last four steps: `scenes[0].nodes[0]...children[0].children[0]`.
+    static func abbreviated(_ path: String) -> String {
+        guard path.count > 120 else { return path }
+        // Step boundaries: each '.' or '[' outside a quoted key.
+        var boundaries: [String.Index] = []
+        var inQuotes = false
+        var previous: Character = " "
+        for index in path.indices {
+            let character = path[index]
+            if character == "\"" && previous != "\\" { inQuotes.toggle() }
+            if !inQuotes, character == "." || character == "[", index != path.startIndex { boundaries.append(index) }
+            previous = character
+        }
+        guard boundaries.count > 8 else { return path }
+        let head = path[..<boundaries[3]]
+        var tail = path[boundaries[boundaries.count - 4]...]
+        if tail.hasPrefix(".") { tail = tail.dropFirst() }
+        return head + "..." + tail
     }
 
     static func appending(key: String, to path: String) -> String {

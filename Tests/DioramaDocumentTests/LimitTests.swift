@@ -1,0 +1,134 @@
+import DioramaTestSupport
+import Foundation
+import Testing
+
+@testable import DioramaDocument
+
+/// The limits that protect the machine, on inputs too big to commit, and inputs that must neither crash nor hang.
+@Suite struct LimitTests {
+    /// A valid document whose first scene holds `nodes` (a JSON array body).
+    static func document(nodes: String) -> String {
+        """
+        { "canvas": { "width": 100, "height": 100 },
+          "scenes": [{ "id": "s", "duration": 10, "nodes": [\(nodes)] }] }
+        """
+    }
+
+    @Test func aFileOver16MiBIsRefusedBeforeParsing() throws {
+        // Valid JSON padded with spaces to 17 MiB: refused for its size alone.
+        var bytes = Array(Self.document(nodes: "").utf8)
+        bytes += [UInt8](repeating: 0x20, count: 17 * 1024 * 1024 - bytes.count)
+        let expected = "big.json:1:1: error: the file is 17.0 MiB; the limit is 16 MiB\n  hint: scenes files are small; is this the right file?"
+        #expect(throws: DocumentLoadError.self) { try DocumentLoader.decode(bytes: bytes, path: "big.json") }
+        do {
+            _ = try DocumentLoader.decode(bytes: bytes, path: "big.json")
+        } catch {
+            #expect(error.description == expected)
+        }
+
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diorama-limit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("big.json").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        do {
+            _ = try DocumentLoader.load(path: path)
+            Issue.record("a 17 MiB file loaded")
+        } catch {
+            #expect(error.diagnostics.count == 1)
+            #expect(error.diagnostics.first?.message == "the file is 17.0 MiB; the limit is 16 MiB")
+            #expect(error.diagnostics.first?.line == 1 && error.diagnostics.first?.column == 1)
+        }
+    }
+
+    @Test func exactly16MiBIsAccepted() throws {
+        var bytes = Array(Self.document(nodes: "").utf8)
+        bytes += [UInt8](repeating: 0x0A, count: DocumentLimits.maximumFileSize - bytes.count)
+        let loaded = try DocumentLoader.decode(bytes: bytes, path: "edge.json")
+        #expect(loaded.document.scenes.count == 1)
+    }
+
+    @Test func moreThanTenThousandNodesIsOneError() {
+        let node = #"{ "type": "circle", "r": 1 }"#
+        let json = Self.document(nodes: Array(repeating: node, count: 10_001).joined(separator: ","))
+        let diagnostics = DocumentFixtures.renderedDiagnostics(json, name: "many.json")
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.contains("error: more than 10,000 nodes in the document (at scenes[0].nodes[10000])") == true)
+
+        let exactly = Self.document(nodes: Array(repeating: node, count: 10_000).joined(separator: ","))
+        #expect(DocumentFixtures.renderedDiagnostics(exactly).isEmpty)
+    }
+
+    @Test func moreThanTenThousandKeyframesIsAnError() {
+        func track(_ count: Int) -> String {
+            let keyframes = (0..<count).map { #"{ "time": \#($0), "value": \#($0 % 7) }"# }.joined(separator: ",")
+            return Self.document(nodes: #"{ "type": "circle", "r": 1, "animations": [{ "property": "offset.x", "keyframes": [\#(keyframes)] }] }"#)
+                .replacingOccurrences(of: "\"duration\": 10", with: "\"duration\": 86400")
+        }
+        #expect(DocumentFixtures.renderedDiagnostics(track(10_000)).isEmpty)
+        let diagnostics = DocumentFixtures.renderedDiagnostics(track(10_001), name: "k.json")
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.contains("error: a keyframe track has at most 10,000 keyframes, not 10,001") == true)
+    }
+
+    @Test func nestingAMillionArraysDeepFailsFastWithOneError() {
+        let bytes = [UInt8](repeating: UInt8(ascii: "["), count: 1_000_000)
+        let diagnostics = Self.diagnostics(bytes)
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.message == "nesting deeper than 128 levels")
+        #expect(diagnostics.first?.column == 129)
+
+        let objects = [UInt8](String(repeating: #"{"a":"#, count: 100_000).utf8)
+        #expect(Self.diagnostics(objects).first?.message == "nesting deeper than 128 levels")
+    }
+
+    @Test func everyPrefixOfAValidFileFailsCleanly() {
+        // Truncation at every byte: each prefix is an error with a location, never a crash.
+        let bytes = Array(DocumentFixtures.oceanJSON.utf8)
+        for length in 0..<bytes.count {
+            let diagnostics = Self.diagnostics(Array(bytes[0..<length]))
+            #expect(!diagnostics.isEmpty, "prefix of \(length) bytes loaded")
+            #expect(diagnostics.allSatisfy { $0.line >= 1 && $0.column >= 1 })
+        }
+    }
+
+    @Test func corruptedBytesNeverCrash() {
+        // Deterministic corruption: each run flips the same bytes.
+        var generator = SplitMix64(seed: 42)
+        let original = Array(DocumentFixtures.oceanJSON.utf8)
+        let replacements: [UInt8] = Array("{}[],:\"\\0123456789-.eE tfn#\u{7F}".utf8) + [0x00, 0x80, 0xC3, 0xE2, 0xF0, 0xFF]
+        for _ in 0..<2_000 {
+            var bytes = original
+            for _ in 0...Int(generator.next() % 3) {
+                let index = Int(generator.next() % UInt64(bytes.count))
+                bytes[index] = replacements[Int(generator.next() % UInt64(replacements.count))]
+            }
+            do {
+                _ = try DocumentLoader.decode(bytes: bytes, path: "fuzz.json")
+            } catch {
+                #expect(error.diagnostics.allSatisfy { $0.line >= 1 && $0.column >= 1 && !$0.message.isEmpty })
+            }
+        }
+    }
+
+    static func diagnostics(_ bytes: [UInt8]) -> [Diagnostic] {
+        do {
+            return try DocumentLoader.decode(bytes: bytes, path: "x.json").warnings
+        } catch {
+            return error.diagnostics
+        }
+    }
+}
+
+/// A small deterministic generator for corruption tests.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
