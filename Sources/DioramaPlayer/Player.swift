@@ -73,6 +73,12 @@ public final class Player {
     /// Seconds spent per frame in the last `step()`: drawing (evaluate, compose, render), upload, present.
     public private(set) var lastFrameCost: (draw: Double, upload: Double, present: Double) = (0, 0, 0)
     public private(set) var end: PlayerEnd?
+    /// When set, each `step()` reads the drawn frame back from the window before presenting it (tests).
+    public var capturesFrames = false
+    /// The last frame read back: ARGB8888 pixels of the whole drawable.
+    public private(set) var capturedFrame: (pixels: [UInt32], width: Int, height: Int)?
+    /// The snapshot of the last frame and the window rectangle it was drawn in, in pixels.
+    public private(set) var lastFrame: (snapshot: Snapshot, viewport: Rect)?
 
     private let dependencies: PlayerDependencies
     private let audio: AudioSetup
@@ -206,6 +212,8 @@ public final class Player {
             }
         }
         if let renderFailure, !notes.contains(renderFailure) { notes.append(renderFailure) }
+        lastFrame = (frame, letterbox.viewport)
+        if capturesFrames { capturedFrame = try window.readPixels() }
         let beforePresent = dependencies.now()
         window.present()
         let presented = dependencies.now()

@@ -20,23 +20,22 @@ public enum VideoSystem {
     /// fails before touching SDL. `driver` forces a driver ("x11", "offscreen", "dummy").
     public static func start(driver: String? = nil,
                              environment: [String: String] = ProcessInfo.processInfo.environment) throws(DisplayUnavailable) {
+        if SDL_WasInit(UInt32(SDL_INIT_VIDEO)) != 0 {
+            let current = SDL_GetCurrentVideoDriver().map { String(cString: $0) }
+            if driver == nil || current == driver { return }
+            SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS))
+        }
         let chosen = driver ?? environment["SDL_VIDEODRIVER"].flatMap { $0.isEmpty ? nil : $0 }
         if chosen == nil, (environment["DISPLAY"] ?? "").isEmpty, (environment["WAYLAND_DISPLAY"] ?? "").isEmpty {
             throw DisplayUnavailable(reason: "DISPLAY and WAYLAND_DISPLAY are not set")
         }
         diorama_sdl_silence_logs()
-        // The player handles SIGINT/SIGTERM through SDL_QUIT like a window close.
         SDL_SetHint(SDL_HINT_VIDEO_ALLOW_SCREENSAVER, "1")
-        if let driver { SDL_SetHint(SDL_HINT_VIDEODRIVER, driver) }
-        if SDL_WasInit(UInt32(SDL_INIT_VIDEO)) != 0 {
-            let current = SDL_GetCurrentVideoDriver().map { String(cString: $0) }
-            if driver == nil || current == driver { return }
-            SDL_QuitSubSystem(UInt32(SDL_INIT_VIDEO))
-        }
+        if let driver { SDL_SetHint(SDL_HINT_VIDEODRIVER, driver) } else { SDL_ResetHint(SDL_HINT_VIDEODRIVER) }
         guard SDL_InitSubSystem(UInt32(SDL_INIT_VIDEO | SDL_INIT_EVENTS)) == 0 else {
             let error = String(cString: SDL_GetError())
-            let where_ = chosen.map { "video driver \($0)" } ?? (environment["DISPLAY"].map { "DISPLAY=\($0)" } ?? "Wayland")
-            throw DisplayUnavailable(reason: "\(where_): \(error.isEmpty ? "SDL could not start video" : error)")
+            let place = chosen.map { "video driver \($0)" } ?? (environment["DISPLAY"].map { "DISPLAY=\($0)" } ?? "Wayland")
+            throw DisplayUnavailable(reason: "\(place): \(error.isEmpty ? "SDL could not start video" : error)")
         }
     }
 

@@ -1,0 +1,119 @@
+import CDioramaShims
+import CSDL
+import DioramaDocument
+import Foundation
+@testable import DioramaPlayer
+import DioramaTestSupport
+import Testing
+
+/// Monotonic seconds the test moves by hand.
+final class TestClock {
+    var now = 100.0
+}
+
+/// A player in a real SDL window (dummy, offscreen or X11 driver) with a clock and a sound output the
+/// test drives: events are pushed into SDL's queue and each `step()` handles them like a frame would.
+final class PlayerHarness {
+    let player: Player
+    let output: ManualSoundOutput
+    let clock: TestClock
+    let settingsPath: String
+
+    static let rate = 48_000
+
+    /// A fresh settings path in a new temporary folder.
+    static func temporarySettingsPath() -> String {
+        NSTemporaryDirectory() + "diorama-player-\(UUID().uuidString)/diorama/settings.json"
+    }
+
+    /// - Parameters:
+    ///   - load: the loader (default: the fixture story, always loading).
+    ///   - latency: frames between the write frame and what is heard.
+    init(scenesPath: String = "story.json", wraps: Bool = true, showsOverlay: Bool = true, language: String? = nil,
+         settingsPath: String = PlayerHarness.temporarySettingsPath(), latency: Int64 = 0,
+         renderer: any SnapshotRendering = FlatRenderer(),
+         load: ((String) -> Result<LoadedPlaylist, PlaylistLoadFailure>)? = nil) throws {
+        let clock = TestClock()
+        let output = ManualSoundOutput(sampleRate: Self.rate)
+        output.latency = latency
+        var options = PlayerOptions(scenesPath: scenesPath, settingsPath: settingsPath)
+        options.wraps = wraps
+        options.showsOverlay = showsOverlay
+        options.languageOverride = language
+        options.vsync = false
+        let dependencies = PlayerDependencies(
+            load: load ?? { _ in .success(LoadedPlaylist(document: PlayerFixtures.story(), baseDirectory: "/", watchedPaths: [])) },
+            scenes: ClockSceneSource(),
+            renderer: renderer,
+            cueFrames: { document, scene, rate in PlaybackScene.timedCueFrames(of: document.scenes[scene], sampleRate: rate) },
+            audio: { _ in AudioSetup(output: output, soundIndex: PlayerFixtures.soundIndex) },
+            now: { clock.now })
+        player = try Player(options: options, dependencies: dependencies)
+        self.output = output
+        self.clock = clock
+        self.settingsPath = settingsPath
+        // Start from an empty queue: nothing left over from earlier windows.
+        SDL_FlushEvents(0, UInt32.max)
+    }
+
+    /// Moves both clocks on by `seconds` (the sound clock in 60 Hz steps, as frames would) and steps once.
+    func advance(_ seconds: Double) throws {
+        let end = output.heard + seconds * Double(Self.rate)
+        let endTime = clock.now + seconds
+        while output.heard + 800 < end {
+            output.heard += 800
+            clock.now += 800.0 / Double(Self.rate)
+            player.playback.update()
+        }
+        output.heard = end
+        clock.now = endTime
+        try player.step()
+    }
+
+    /// The playlist at the frame being heard.
+    var position: PlaylistPosition { player.position }
+    var sceneTime: Double { position.sceneTime(sampleRate: Self.rate) }
+
+    // MARK: - Synthesized input
+
+    func key(_ code: SDL_KeyCode, shift: Bool = false) {
+        let keycode = Int32(bitPattern: code.rawValue)
+        #expect(diorama_sdl_push_key(keycode, 0, shift ? UInt16(KMOD_LSHIFT.rawValue) : 0, 1) == 1)
+        #expect(diorama_sdl_push_key(keycode, 0, 0, 0) == 1)
+    }
+
+    func text(_ text: String) {
+        #expect(diorama_sdl_push_text(text, player.window.id) == 1)
+    }
+
+    /// Window pixel of a canvas point (the fixture window is the canvas size, so 1:1 unless resized).
+    func windowPoint(_ canvas: Point) -> (Int32, Int32) {
+        let box = Letterbox(canvas: Size(width: player.document.canvas.width, height: player.document.canvas.height),
+                            window: player.window.drawableSize)
+        let viewport = box.viewport
+        let ratio = player.window.pixelRatio
+        return (Int32(((viewport.x + canvas.x * box.scale) / ratio).rounded()), Int32(((viewport.y + canvas.y * box.scale) / ratio).rounded()))
+    }
+
+    func mouseDown(_ point: Point) {
+        let (x, y) = windowPoint(point)
+        #expect(diorama_sdl_push_mouse_button(x, y, 1, player.window.id) == 1)
+    }
+
+    func mouseMove(_ point: Point) {
+        let (x, y) = windowPoint(point)
+        #expect(diorama_sdl_push_mouse_motion(x, y, 1, player.window.id) == 1)
+    }
+
+    func mouseUp(_ point: Point) {
+        let (x, y) = windowPoint(point)
+        #expect(diorama_sdl_push_mouse_button(x, y, 0, player.window.id) == 1)
+    }
+
+    /// A click: press and release at `point`, handled in one frame.
+    func click(_ point: Point) throws {
+        mouseDown(point)
+        mouseUp(point)
+        try player.step()
+    }
+}

@@ -1,0 +1,151 @@
+import CSDL
+import DioramaDocument
+import DioramaTimeline
+import Foundation
+@testable import DioramaPlayer
+import DioramaTestSupport
+import Testing
+
+extension WindowSuites {
+    /// The saved language and live reload, through a player in SDL's dummy video driver.
+    @Suite struct PlayerSettingsAndReloadTests {
+        init() throws {
+            try VideoSystem.start(driver: "dummy")
+        }
+
+        func title(_ h: PlayerHarness) -> String? {
+            for node in h.player.lastFrame?.snapshot.nodes ?? [] where node.id == "overlay.title" {
+                if case .text(let text) = node.content { return text.text }
+            }
+            return nil
+        }
+
+        func savedLanguage(_ path: String) throws -> String? {
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any]
+            return object?["language"] as? String
+        }
+
+        @Test func theChosenLanguageIsSavedAndRestoredAndLangOverridesItForOneRun() throws {
+            let first = try PlayerHarness()
+            try first.player.step()
+            #expect(first.player.language == "en" && title(first) == "Ocean")
+            #expect(!FileManager.default.fileExists(atPath: first.settingsPath), "nothing is written before a choice")
+            first.key(SDLK_l)
+            try first.player.step()
+            #expect(first.player.language == "zh" && title(first) == "海洋")
+            #expect(try savedLanguage(first.settingsPath) == "zh")
+
+            let second = try PlayerHarness(settingsPath: first.settingsPath)
+            try second.player.step()
+            #expect(second.player.language == "zh" && title(second) == "海洋")
+
+            let overridden = try PlayerHarness(language: "ja", settingsPath: first.settingsPath)
+            try overridden.player.step()
+            #expect(overridden.player.language == "ja" && title(overridden) == "海")
+            #expect(try savedLanguage(first.settingsPath) == "zh", "--lang is for one run")
+            overridden.key(SDLK_l)
+            try overridden.player.step()
+            #expect(overridden.player.language == "en")
+            #expect(try savedLanguage(first.settingsPath) == "en", "a choice made with L is saved")
+        }
+
+        @Test func aCorruptSettingsFileIsReportedInOneLineAndReplacedOnlyByTheNextChoice() throws {
+            let path = PlayerHarness.temporarySettingsPath()
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            let corrupt = Data("{ \"language\": ".utf8)
+            try corrupt.write(to: URL(fileURLWithPath: path))
+            let h = try PlayerHarness(settingsPath: path)
+            let notes = h.player.notes.filter { $0.contains("settings") }
+            #expect(notes.count == 1)
+            #expect(notes.first?.contains(path) == true && notes.first?.contains("\n") == false)
+            #expect(h.player.language == "en")
+            try h.advance(1)
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == corrupt, "never silently discarded")
+            h.key(SDLK_l)
+            try h.player.step()
+            #expect(try savedLanguage(path) == "zh")
+        }
+
+        /// A scenes file on disk in the format the document module reads.
+        static func scenesJSON(swingDuration: String = "3", extra: String = "") -> String {
+            """
+            {
+              "canvas": { "width": 640, "height": 360, "background": "#000000" },
+              "languages": { "default": "en", "available": ["en", "ja"] },
+              "scenes": [
+                { "id": "ocean", "title": { "en": "Ocean", "ja": "海" }, "duration": 4, "background": "#1a4d99" },
+                { "id": "swing", "title": { "en": "Swing", "ja": "ブランコ" }, "duration": \(swingDuration), "background": "#b3661a"\(extra) },
+                { "id": "flower", "title": "Flower", "duration": 5, "background": "#339a4d" }
+              ]
+            }
+
+            """
+        }
+
+        @Test func aSaveReloadsKeepingTheSceneAndTimeAndABrokenFileShowsItsErrorsUntilFixed() throws {
+            let folder = NSTemporaryDirectory() + "diorama-reload-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let path = folder + "/scenes.json"
+            try Data(Self.scenesJSON().utf8).write(to: URL(fileURLWithPath: path))
+            let h = try PlayerHarness(scenesPath: path, load: PlaylistFiles.load)
+            try h.advance(0.5)
+            h.key(SDLK_RIGHT)
+            try h.player.step()
+            try h.advance(1)
+            #expect(h.position == PlaylistPosition(sceneIndex: 1, sceneFrame: 48_000))
+
+            // A save that breaks the file: the last good version keeps playing, the banner shows why.
+            try Data(Self.scenesJSON(swingDuration: "-3").utf8).write(to: URL(fileURLWithPath: path))
+            try h.advance(0.06)
+            try h.advance(0.06)
+            #expect(h.player.banner.count >= 1)
+            #expect(h.player.banner.first?.hasPrefix("\(path):6:") == true, "\(h.player.banner)")
+            #expect(h.player.banner.first?.contains(": error: ") == true)
+            #expect(h.player.lastFrame?.snapshot.nodes.contains { $0.id == "overlay.banner" } == true)
+            #expect(h.position.sceneIndex == 1 && !h.position.isPaused)
+            #expect(abs(h.sceneTime - 1.12) < 1e-9)
+
+            // The fix (swing now 6 s long) reloads within two polls, keeps the scene and time, and the banner goes.
+            try Data(Self.scenesJSON(swingDuration: "6").utf8).write(to: URL(fileURLWithPath: path))
+            try h.advance(0.06)
+            try h.advance(0.06)
+            #expect(h.player.banner.isEmpty)
+            #expect(h.player.lastFrame?.snapshot.nodes.contains { $0.id == "overlay.banner" } == false)
+            #expect(h.player.playback.scenes[1].frames == 6 * 48_000)
+            #expect(h.position.sceneIndex == 1)
+            #expect(abs(h.sceneTime - 1.24) < 1e-9)
+            try h.advance(3)
+            #expect(h.position.sceneIndex == 1, "the new, longer swing is playing")
+        }
+
+        @Test func rReloadsAtOnce() throws {
+            let folder = NSTemporaryDirectory() + "diorama-reload-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let path = folder + "/scenes.json"
+            try Data(Self.scenesJSON().utf8).write(to: URL(fileURLWithPath: path))
+            var loads = 0
+            let h = try PlayerHarness(scenesPath: path) { path in
+                loads += 1
+                return PlaylistFiles.load(path: path)
+            }
+            try h.player.step()
+            #expect(loads == 1)
+            h.key(SDLK_r)
+            try h.player.step()
+            #expect(loads == 2)
+        }
+
+        @Test func aFileThatDoesNotLoadAtStartIsAnErrorWithItsDiagnostics() throws {
+            let folder = NSTemporaryDirectory() + "diorama-reload-\(UUID().uuidString)"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            let path = folder + "/scenes.json"
+            try Data("{ \"canvas\": ".utf8).write(to: URL(fileURLWithPath: path))
+            #expect {
+                _ = try PlayerHarness(scenesPath: path, load: PlaylistFiles.load)
+            } throws: { error in
+                guard case .load(let failure) = error as? PlayerStartError else { return false }
+                return failure.lines.first?.hasPrefix("\(path):1:") == true
+            }
+        }
+    }
+}
