@@ -1,0 +1,126 @@
+import DioramaDocument
+
+/// One firing of a cue, relative to its scene: what sounds, and when within the scene.
+public struct CueFiring: Sendable, Equatable {
+    /// What made a cue fire.
+    public enum Trigger: Sendable, Equatable {
+        /// `"at"`: an absolute scene time, in seconds.
+        case at(Rational)
+        /// An event of a node's animation; `iteration` is the 0-based iteration it happened in.
+        case animation(node: String, animation: String, event: AnimationEvent, iteration: Int)
+    }
+
+    /// Index of the scene in the playlist.
+    public var scene: Int
+    public var sceneID: String
+    /// Index of the cue in the scene's `cues`.
+    public var cue: Int
+    public var sound: String
+    /// The cue's linear gain (the sound's own gain is applied by the sound bank).
+    public var gain: Double
+    /// -1 (left) ... 1 (right).
+    public var pan: Double
+    /// Seconds from the scene's start, exactly (trigger time plus the cue's offset).
+    public var sceneTime: Rational
+    public var trigger: Trigger
+    /// The cue's offset in seconds, already included in `sceneTime`.
+    public var offset: Rational
+}
+
+/// A cue firing placed on the playlist's timeline.
+public struct ScheduledCue: Sendable, Equatable {
+    public var firing: CueFiring
+    /// Seconds from the start of the playlist, exactly.
+    public var absoluteTime: Rational
+    /// The first sample at or after `absoluteTime`: `ceil(absoluteTime × sampleRate)`.
+    public var sampleIndex: Int64
+}
+
+/// Where a scene sits on the playlist's timeline.
+public struct SceneSpan: Sendable, Equatable {
+    public var index: Int
+    public var id: String
+    /// Seconds from the start of the playlist, exactly.
+    public var start: Rational
+    /// Seconds, exactly.
+    public var duration: Rational
+    /// `ceil(start × sampleRate)`.
+    public var startSample: Int64
+    /// `ceil((start + duration) × sampleRate)`: the next scene's start sample.
+    public var endSample: Int64
+}
+
+/// Every cue firing of a playlist played once from its first scene, exactly: times are rationals and sample
+/// indexes are computed from them, so a cue an hour in lands on the same sample as the arithmetic says.
+///
+/// Example:
+/// ```swift
+/// let schedule = CueSchedule(document: document, sampleRate: 48_000)
+/// for cue in schedule.cues { print(cue.sampleIndex, cue.firing.sound) }
+/// ```
+public struct CueSchedule: Sendable, Equatable {
+    /// At most this many firings per cue are scheduled (an hour of a 4 ms loop); `diorama check` warns long before.
+    public static let maximumFiringsPerCue = 1_000_000
+
+    /// Samples per second.
+    public let sampleRate: Int
+    public let scenes: [SceneSpan]
+    /// In playlist order: by absolute time, then scene, then cue index.
+    public let cues: [ScheduledCue]
+    /// Seconds, exactly.
+    public let totalDuration: Rational
+
+    public init(document: Document, sampleRate: Int) {
+        self.sampleRate = sampleRate
+        let rate = Rational(sampleRate)
+        var spans: [SceneSpan] = []
+        var cues: [ScheduledCue] = []
+        var start = Rational.zero
+        for (index, scene) in document.scenes.enumerated() {
+            let end = start + scene.duration
+            spans.append(SceneSpan(index: index, id: scene.id, start: start, duration: scene.duration,
+                                   startSample: Self.sample(start * rate), endSample: Self.sample(end * rate)))
+            for firing in Self.firings(of: scene, index: index) {
+                let absolute = start + firing.sceneTime
+                cues.append(ScheduledCue(firing: firing, absoluteTime: absolute, sampleIndex: Self.sample(absolute * rate)))
+            }
+            start = end
+        }
+        scenes = spans
+        self.cues = cues
+        totalDuration = start
+    }
+
+    /// The firings of one scene's cues with `0 <= sceneTime < duration`, ordered by scene time, then cue index.
+    public static func firings(of scene: Scene, index: Int) -> [CueFiring] {
+        var result: [CueFiring] = []
+        for (cueIndex, cue) in scene.cues.enumerated() {
+            func firing(at time: Rational, _ trigger: CueFiring.Trigger) -> CueFiring {
+                CueFiring(scene: index, sceneID: scene.id, cue: cueIndex, sound: cue.sound, gain: cue.gain, pan: cue.pan,
+                          sceneTime: time + cue.offset, trigger: trigger, offset: cue.offset)
+            }
+            switch cue.trigger {
+            case .at(let time):
+                let sceneTime = time + cue.offset
+                if sceneTime >= .zero, sceneTime < scene.duration { result.append(firing(at: time, .at(time))) }
+            case .animation(let nodeID, let animationID, let event):
+                // Unknown references are reported by `diorama check`; here they simply never fire.
+                guard let animation = scene.node(withID: nodeID)?.animations.first(where: { $0.id == animationID }) else { continue }
+                let times = AnimationEventTimes(animation)
+                for (time, iteration) in times.occurrences(of: event, from: -cue.offset, before: scene.duration - cue.offset) {
+                    result.append(firing(at: time, .animation(node: nodeID, animation: animationID, event: event, iteration: iteration)))
+                }
+            }
+        }
+        return result.enumerated().sorted { lhs, rhs in
+            if lhs.element.sceneTime != rhs.element.sceneTime { return lhs.element.sceneTime < rhs.element.sceneTime }
+            if lhs.element.cue != rhs.element.cue { return lhs.element.cue < rhs.element.cue }
+            return lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+
+    /// `ceil(frames)` as a sample index.
+    static func sample(_ frames: Rational) -> Int64 {
+        Int64(clamping: frames.ceiling)
+    }
+}

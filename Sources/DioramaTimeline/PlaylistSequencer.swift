@@ -1,0 +1,338 @@
+import DioramaDocument
+
+/// The playlist as a state machine driven by a sample clock it is given (Int64 frames at `sampleRate`):
+/// it never reads the wall clock, so tests, offline renders and the live player drive it the same way.
+///
+/// Commands (`play`, `pause`, `resume`, `next`, `previous`, `jump`, `seek`, `stop`) take effect at a frame;
+/// `advance(to:)` returns the events of the frames in `[cursor, frame)` in order. Every command first brings
+/// the events up to its frame (so nothing played through is lost) or, when a look-ahead already went past it,
+/// returns `.revoked(fromFrame:)` first. Cues in a part of a scene that is skipped (next, previous, jump, seek)
+/// never fire. See docs/TIMELINE.md for the look-ahead protocol.
+///
+/// Example:
+/// ```swift
+/// var sequencer = PlaylistSequencer(document: document, sampleRate: 48_000)
+/// var events = sequencer.play(at: 0)
+/// events += sequencer.advance(to: 48_000)      // the first second
+/// events += sequencer.next(at: 48_000)         // skip to the next scene
+/// ```
+///
+/// Timing is exact: a scene's origin is a rational frame, cue frames are `ceil(origin + sceneTime × rate)`, so
+/// uninterrupted play lands every cue on the sample `CueSchedule` gives, after any number of scenes.
+public struct PlaylistSequencer: Sendable {
+    public enum State: Sendable, Equatable {
+        case idle, playing, paused, finished
+    }
+
+    /// Samples per second of the driving clock.
+    public let sampleRate: Int
+    public var end: PlaylistEnd
+    /// Scene lengths in seconds.
+    public let durations: [Rational]
+    /// Each scene's cue firings, ordered by scene time.
+    public let firings: [[CueFiring]]
+
+    /// Scene lengths in frames (exact rationals).
+    private let sceneFrames: [Rational]
+    /// The whole playlist in frames.
+    private let cycleFrames: Rational
+    private let rate: Rational
+
+    /// The state set by the last command, at `anchorFrame`; everything later is a pure function of it.
+    private var anchor: Anchor = .idle
+    private var anchorFrame: Int64 = .min
+    /// Events of frames before this one have been returned.
+    public private(set) var cursor: Int64 = .min
+
+    private enum Anchor: Equatable {
+        case idle
+        /// `origin`: the exact (possibly fractional) frame of the scene's time 0. `entry`: scene seconds where
+        /// playback entered it (cues before it were skipped).
+        case playing(scene: Int, origin: Rational, entry: Rational)
+        /// `position`: scene seconds where it stopped.
+        case paused(scene: Int, position: Rational, entry: Rational)
+        case finished
+    }
+
+    public init(schedule: CueSchedule, end: PlaylistEnd = .wrap) {
+        sampleRate = schedule.sampleRate
+        self.end = end
+        rate = Rational(schedule.sampleRate)
+        durations = schedule.scenes.map(\.duration)
+        var firings = Array(repeating: [CueFiring](), count: schedule.scenes.count)
+        for cue in schedule.cues { firings[cue.firing.scene].append(cue.firing) }
+        self.firings = firings
+        sceneFrames = durations.map { $0 * Rational(schedule.sampleRate) }
+        cycleFrames = sceneFrames.reduce(.zero, +)
+    }
+
+    public init(document: Document, sampleRate: Int, end: PlaylistEnd = .wrap) {
+        self.init(schedule: CueSchedule(document: document, sampleRate: sampleRate), end: end)
+    }
+
+    public var sceneCount: Int { durations.count }
+
+    /// The state after the last command (it does not change by itself between commands, except that a
+    /// non-wrapping playlist is reported finished by `position(at:)` once its last scene has ended).
+    public var state: State {
+        switch anchor {
+        case .idle: .idle
+        case .playing: .playing
+        case .paused: .paused
+        case .finished: .finished
+        }
+    }
+
+    // MARK: - Queries
+
+    /// The scene showing at `frame` and its scene time; nil when idle or finished.
+    public func position(at frame: Int64) -> PlaybackPosition? {
+        switch locate(frame) {
+        case .playing(let scene, let origin, _):
+            let time = (Rational(Int128(frame)) - origin) / rate
+            return PlaybackPosition(scene: scene, sceneTime: min(max(time, .zero), durations[scene]), isPaused: false)
+        case .paused(let scene, let position, _):
+            return PlaybackPosition(scene: scene, sceneTime: position, isPaused: true)
+        case .idle, .finished:
+            return nil
+        }
+    }
+
+    /// A story viewer's segments at `frame`: 1 for finished scenes, the current one's fraction, 0 for later ones
+    /// (all 1 once a non-wrapping playlist has finished, all 0 when idle).
+    public func progress(at frame: Int64) -> [Double] {
+        switch locate(frame) {
+        case .idle: return Array(repeating: 0, count: sceneCount)
+        case .finished: return Array(repeating: 1, count: sceneCount)
+        case .playing, .paused:
+            guard let position = position(at: frame) else { return [] }
+            let duration = durations[position.scene]
+            let fraction = duration > .zero ? (position.sceneTime / duration).doubleValue : 1
+            return (0..<sceneCount).map { $0 < position.scene ? 1 : $0 == position.scene ? min(1, max(0, fraction)) : 0 }
+        }
+    }
+
+    // MARK: - The clock
+
+    /// The events of frames `cursor ..< frame`, in order, and moves the cursor to `frame`. The audio path may call
+    /// it with a frame ahead of what is heard (a look-ahead); a later command at an earlier frame revokes the excess.
+    public mutating func advance(to frame: Int64) -> [SequencerEvent] {
+        guard frame > cursor else { return [] }
+        let events = events(from: cursor, to: frame)
+        cursor = frame
+        return events
+    }
+
+    // MARK: - Commands
+
+    /// Starts the playlist at `scene` (from idle or finished); resumes when paused; nothing when playing.
+    public mutating func play(at frame: Int64, scene: Int = 0) -> [SequencerEvent] {
+        let frame = max(frame, anchorFrame)
+        switch state(before: frame) {
+        case .idle, .finished:
+            guard durations.indices.contains(scene) else { return [] }
+            var events = begin(at: frame)
+            events += enter(scene, at: frame, paused: false)
+            return events
+        case .paused:
+            return resume(at: frame)
+        case .playing:
+            return []
+        }
+    }
+
+    /// Freezes scene time at `frame`; later cues move later by the length of the pause.
+    public mutating func pause(at frame: Int64) -> [SequencerEvent] {
+        let frame = max(frame, anchorFrame)
+        guard case .playing(let scene, let origin, let entry) = state(before: frame) else { return [] }
+        var events = begin(at: frame)
+        let position = min(max((Rational(Int128(frame)) - origin) / rate, .zero), durations[scene])
+        set(.paused(scene: scene, position: position, entry: entry), at: frame)
+        events.append(.paused(frame: frame))
+        return events
+    }
+
+    /// Continues from where `pause` stopped, at `frame`.
+    public mutating func resume(at frame: Int64) -> [SequencerEvent] {
+        let frame = max(frame, anchorFrame)
+        guard case .paused(let scene, let position, let entry) = state(before: frame) else { return [] }
+        var events = begin(at: frame)
+        set(.playing(scene: scene, origin: Rational(Int128(frame)) - position * rate, entry: entry), at: frame)
+        events.append(.resumed(frame: frame))
+        return events
+    }
+
+    /// The next scene from its start; after the last one, the first (`.wrap`) or finished (`.stop`).
+    public mutating func next(at frame: Int64) -> [SequencerEvent] {
+        let frame = max(frame, anchorFrame)
+        guard let (scene, paused) = current(before: frame) else { return [] }
+        var events = begin(at: frame)
+        events.append(.sceneDisappeared(scene: scene, frame: frame))
+        if scene + 1 < sceneCount {
+            events += enter(scene + 1, at: frame, paused: paused)
+        } else if end == .wrap {
+            events += enter(0, at: frame, paused: paused)
+        } else {
+            set(.finished, at: frame)
+            events.append(.finished(frame: frame))
+        }
+        return events
+    }
+
+    /// The previous scene from its start; the first scene restarts itself. From finished, the last scene.
+    public mutating func previous(at frame: Int64) -> [SequencerEvent] {
+        let frame = max(frame, anchorFrame)
+        if case .finished = state(before: frame) {
+            guard sceneCount > 0 else { return [] }
+            var events = begin(at: frame)
+            events += enter(sceneCount - 1, at: frame, paused: false)
+            return events
+        }
+        guard let (scene, paused) = current(before: frame) else { return [] }
+        var events = begin(at: frame)
+        events.append(.sceneDisappeared(scene: scene, frame: frame))
+        events += enter(max(scene - 1, 0), at: frame, paused: paused)
+        return events
+    }
+
+    /// Scene `scene` from its start (the current one restarts); from idle or finished it starts playing.
+    public mutating func jump(to scene: Int, at frame: Int64) -> [SequencerEvent] {
+        let frame = max(frame, anchorFrame)
+        guard durations.indices.contains(scene) else { return [] }
+        let current = current(before: frame)
+        var events = begin(at: frame)
+        if let (showing, _) = current { events.append(.sceneDisappeared(scene: showing, frame: frame)) }
+        events += enter(scene, at: frame, paused: current?.paused ?? false)
+        return events
+    }
+
+    /// Moves within the current scene to `sceneTime` seconds (clamped to 0 ... its duration); cues before it are
+    /// skipped, cues at or after it fire as if the scene had been playing from there. Paused stays paused.
+    public mutating func seek(to sceneTime: Rational, at frame: Int64) -> [SequencerEvent] {
+        let frame = max(frame, anchorFrame)
+        guard let (scene, paused) = current(before: frame) else { return [] }
+        let time = min(max(sceneTime, .zero), durations[scene])
+        let events = begin(at: frame)
+        if paused {
+            set(.paused(scene: scene, position: time, entry: time), at: frame)
+        } else {
+            set(.playing(scene: scene, origin: Rational(Int128(frame)) - time * rate, entry: time), at: frame)
+        }
+        return events
+    }
+
+    /// Stops at `frame`: the scene disappears and the sequencer is idle.
+    public mutating func stop(at frame: Int64) -> [SequencerEvent] {
+        let frame = max(frame, anchorFrame)
+        let current = current(before: frame)
+        if current == nil, case .idle = state(before: frame) { return [] }
+        var events = begin(at: frame)
+        if let (scene, _) = current { events.append(.sceneDisappeared(scene: scene, frame: frame)) }
+        set(.idle, at: frame)
+        return events
+    }
+
+    // MARK: - Internals
+
+    /// Brings the events up to `frame` (or revokes those a look-ahead returned past it) before a command there.
+    private mutating func begin(at frame: Int64) -> [SequencerEvent] {
+        if frame >= cursor { return advance(to: frame) }
+        cursor = frame
+        return [.revoked(fromFrame: frame)]
+    }
+
+    private mutating func enter(_ scene: Int, at frame: Int64, paused: Bool) -> [SequencerEvent] {
+        set(paused ? .paused(scene: scene, position: .zero, entry: .zero)
+                   : .playing(scene: scene, origin: Rational(Int128(frame)), entry: .zero), at: frame)
+        return [.sceneAppeared(scene: scene, frame: frame)]
+    }
+
+    private mutating func set(_ anchor: Anchor, at frame: Int64) {
+        self.anchor = anchor
+        anchorFrame = frame
+        cursor = frame
+    }
+
+    /// The state a command at `frame` acts on: what showed during the frame before it (a scene ending exactly at
+    /// `frame` is still the one the user saw), or the last command's state when it happened at `frame`.
+    private func state(before frame: Int64) -> Anchor {
+        frame > anchorFrame ? locate(frame - 1) : anchor
+    }
+
+    private func current(before frame: Int64) -> (scene: Int, paused: Bool)? {
+        switch state(before: frame) {
+        case .playing(let scene, _, _): (scene, false)
+        case .paused(let scene, _, _): (scene, true)
+        case .idle, .finished: nil
+        }
+    }
+
+    /// The state at `frame` (at or after the last command), following automatic scene changes from the anchor:
+    /// frame f belongs to a scene while f < origin + length; whole playlist cycles are skipped in one step.
+    private func locate(_ frame: Int64) -> Anchor {
+        guard frame > anchorFrame, case .playing(let anchorScene, let anchorOrigin, _) = anchor else { return anchor }
+        let f = Rational(Int128(frame))
+        var origin = anchorOrigin + sceneFrames[anchorScene]
+        if f < origin { return anchor }
+        var scene = anchorScene + 1
+        while scene < sceneCount {
+            let sceneEnd = origin + sceneFrames[scene]
+            if f < sceneEnd { return .playing(scene: scene, origin: origin, entry: .zero) }
+            origin = sceneEnd
+            scene += 1
+        }
+        guard end == .wrap, cycleFrames > .zero else { return .finished }
+        let cycles = ((f - origin) / cycleFrames).floor
+        origin += Rational(cycles) * cycleFrames
+        for scene in 0..<sceneCount {
+            let sceneEnd = origin + sceneFrames[scene]
+            if f < sceneEnd { return .playing(scene: scene, origin: origin, entry: .zero) }
+            origin = sceneEnd
+        }
+        return .finished  // unreachable: f lies within the cycle that starts at `origin`
+    }
+
+    /// The frame of a cue at `sceneTime` in a scene whose time 0 is at `origin`: the first frame at or after it.
+    private func frame(of sceneTime: Rational, origin: Rational) -> Int64 {
+        Int64(clamping: (origin + sceneTime * rate).ceiling)
+    }
+
+    private func events(from start: Int64, to stop: Int64) -> [SequencerEvent] {
+        guard case .playing(var scene, var origin, var entry) = state(before: start) else { return [] }
+        var events: [SequencerEvent] = []
+        while true {
+            let cues = firings[scene]
+            // The first cue at or after both the entry time and the start frame (cue frames grow with scene time).
+            var low = 0, high = cues.count
+            while low < high {
+                let middle = (low + high) / 2
+                if cues[middle].sceneTime < entry || frame(of: cues[middle].sceneTime, origin: origin) < start {
+                    low = middle + 1
+                } else {
+                    high = middle
+                }
+            }
+            for cue in cues[low...] {
+                let cueFrame = frame(of: cue.sceneTime, origin: origin)
+                if cueFrame >= stop { break }
+                events.append(.cueDue(cue, frame: cueFrame))
+            }
+            let sceneEnd = origin + sceneFrames[scene]
+            let endFrame = Int64(clamping: sceneEnd.ceiling)
+            if endFrame >= stop { break }
+            events.append(.sceneDisappeared(scene: scene, frame: endFrame))
+            if scene + 1 < sceneCount {
+                scene += 1
+            } else if end == .wrap, cycleFrames > .zero {
+                scene = 0
+            } else {
+                events.append(.finished(frame: endFrame))
+                break
+            }
+            events.append(.sceneAppeared(scene: scene, frame: endFrame))
+            origin = sceneEnd
+            entry = .zero
+        }
+        return events
+    }
+}

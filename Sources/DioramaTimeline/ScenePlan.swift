@@ -1,0 +1,98 @@
+import DioramaDocument
+
+/// Everything about a scene that does not depend on time, computed once: nodes sorted by zIndex,
+/// anchor frames, static geometry, and each node's animations grouped into per-property channels.
+struct ScenePlan: Sendable {
+    let background: Paint
+    let nodes: [NodePlan]
+
+    init(scene: Scene, canvas: Canvas) {
+        background = scene.background ?? canvas.background
+        nodes = NodePlan.sorted(scene.nodes.map(NodePlan.init))
+    }
+}
+
+struct NodePlan: Sendable {
+    enum Content: Sendable {
+        case group([NodePlan])
+        case rect(Rect)
+        case ellipse(center: Point, radiusX: Double, radiusY: Double)
+        /// Polygons, lines and SVG paths: geometry that no property animates.
+        case path(PathData)
+        case wave(WaveShape)
+        case text(TextContent)
+        case emitter(ParticleField)
+        case image(ImageContent)
+    }
+
+    let id: String?
+    let style: NodeStyle
+    let zIndex: Double
+    let content: Content
+    /// `frame`, else the content's untransformed bounds: what named anchors and gradients refer to.
+    let anchorFrame: Rect
+    /// In the fixed order of `AnimatableProperty.allCases`, so `scale` is applied before `scale.x` / `scale.y`.
+    let channels: [PropertyChannel]
+
+    init(_ node: Node) {
+        id = node.id
+        style = node.style
+        zIndex = node.zIndex
+        var childFrames: [Rect] = []
+        switch node.content {
+        case .group(let group):
+            let children = group.children.map(NodePlan.init)
+            childFrames = children.map(\.anchorFrame)
+            content = .group(NodePlan.sorted(children))
+        case .rect(let shape): content = .rect(shape.rect)
+        case .ellipse(let e): content = .ellipse(center: e.center, radiusX: e.radiusX, radiusY: e.radiusY)
+        case .polygon(let points): content = .path(PathData(polyline: points, closed: true))
+        case .line(let points): content = .path(PathData(polyline: points, closed: false))
+        case .path(let data): content = .path(data)
+        case .wave(let wave): content = .wave(wave)
+        case .text(let text): content = .text(text)
+        case .emitter(let emitter): content = .emitter(ParticleField(emitter))
+        case .image(let image): content = .image(image)
+        }
+        anchorFrame = node.frame ?? ContentBounds.of(node.content, children: childFrames)
+        channels = AnimatableProperty.allCases.compactMap { property in
+            let samplers = node.animations.filter { $0.property == property }.map(AnimationSampler.init)
+            return samplers.isEmpty ? nil : PropertyChannel(property: property, samplers: samplers)
+        }
+    }
+
+    /// Ascending zIndex, file order among equals.
+    static func sorted(_ nodes: [NodePlan]) -> [NodePlan] {
+        nodes.enumerated().sorted { lhs, rhs in
+            lhs.element.zIndex != rhs.element.zIndex ? lhs.element.zIndex < rhs.element.zIndex : lhs.offset < rhs.offset
+        }.map(\.element)
+    }
+}
+
+/// The animations of one property of one node, in file order.
+struct PropertyChannel: Sendable {
+    let property: AnimatableProperty
+    let samplers: [AnimationSampler]
+
+    /// The later animation in the list wins from its start (its delay) on; before any has started, the first
+    /// one holds its first value.
+    func value(at time: Double) -> AnimationValue {
+        var active = samplers[0]
+        for sampler in samplers.dropFirst() where sampler.startTime <= time {
+            active = sampler
+        }
+        return active.value(at: time)
+    }
+}
+
+extension PathData {
+    init(polyline points: [Point], closed: Bool) {
+        var commands: [Command] = []
+        commands.reserveCapacity(points.count + 1)
+        for (index, point) in points.enumerated() {
+            commands.append(index == 0 ? .move(point) : .line(point))
+        }
+        if closed, !points.isEmpty { commands.append(.close) }
+        self.init(commands: commands)
+    }
+}

@@ -1,0 +1,43 @@
+import DioramaDocument
+
+/// Something that happens while a playlist plays, at an exact frame of the sample clock the sequencer is driven by.
+public enum SequencerEvent: Sendable, Equatable {
+    /// The scene starts showing: start its ambience (SwiftUI's onAppear).
+    case sceneAppeared(scene: Int, frame: Int64)
+    /// The scene stops showing: fade its ambience out (onDisappear).
+    case sceneDisappeared(scene: Int, frame: Int64)
+    /// Start the cue's sound at exactly `frame`.
+    case cueDue(CueFiring, frame: Int64)
+    case paused(frame: Int64)
+    case resumed(frame: Int64)
+    /// The last scene ended and the sequencer does not wrap.
+    case finished(frame: Int64)
+    /// Every event at or after `frame` returned earlier is void (a navigation or pause changed the future that
+    /// a look-ahead had already been told): drop the cues scheduled at or after it and undo scene changes there.
+    case revoked(fromFrame: Int64)
+
+    /// The frame of the sample clock at which the event takes effect.
+    public var frame: Int64 {
+        switch self {
+        case .sceneAppeared(_, let frame), .sceneDisappeared(_, let frame), .cueDue(_, let frame),
+             .paused(let frame), .resumed(let frame), .finished(let frame), .revoked(let frame):
+            frame
+        }
+    }
+}
+
+/// What plays at one frame: the scene and how far into it.
+public struct PlaybackPosition: Sendable, Equatable {
+    public var scene: Int
+    /// Seconds from the scene's start, exactly (0 ... the scene's duration).
+    public var sceneTime: Rational
+    public var isPaused: Bool
+}
+
+/// What the playlist does after its last scene.
+public enum PlaylistEnd: Sendable, Equatable {
+    /// Start again with the first scene (a story viewer's loop).
+    case wrap
+    /// Stop, with every progress segment full.
+    case stop
+}

@@ -1,0 +1,181 @@
+import DioramaDocument
+
+/// The `diorama timeline` report: the cue schedule as text for people, or as the JSON contract of
+/// docs/TIMELINE.md for tools.
+public struct TimelineReport: Sendable {
+    public let schedule: CueSchedule
+    /// Titles in the report's language, by scene index.
+    public let titles: [String]
+
+    public init(document: Document, sampleRate: Int, language: String? = nil) {
+        schedule = CueSchedule(document: document, sampleRate: sampleRate)
+        let language = language ?? document.languages.defaultLanguage
+        titles = document.scenes.map { $0.title.resolved(language: language, fallback: document.languages.fallback) }
+    }
+
+    /// Seconds, as the report writes them: decimal, at most 9 fractional digits (nanoseconds).
+    static func seconds(_ value: Rational) -> String { value.decimalString(digits: 9) }
+
+    // MARK: - JSON
+
+    /// One JSON object `{ "sampleRate", "duration", "samples", "scenes": [...], "cues": [...] }`, keys in a fixed
+    /// order, one scene or cue per line. Times are decimal strings (see docs/TIMELINE.md) with an exact twin.
+    public func json() -> String {
+        var out = "{\n"
+        out += "  \"format\": \"diorama-timeline/1\",\n"
+        out += "  \"sampleRate\": \(schedule.sampleRate),\n"
+        out += "  \"duration\": \(Self.quoted(Self.seconds(schedule.totalDuration))),\n"
+        out += "  \"durationExact\": \(Self.quoted(schedule.totalDuration.description)),\n"
+        out += "  \"samples\": \(CueSchedule.sample(schedule.totalDuration * Rational(schedule.sampleRate))),\n"
+        out += "  \"scenes\": ["
+        let cueCounts = Dictionary(grouping: schedule.cues, by: \.firing.scene).mapValues(\.count)
+        out += schedule.scenes.map { span in
+            "\n    {" + Self.fields([
+                ("index", "\(span.index)"),
+                ("id", Self.quoted(span.id)),
+                ("title", Self.quoted(titles[span.index])),
+                ("start", Self.quoted(Self.seconds(span.start))),
+                ("startExact", Self.quoted(span.start.description)),
+                ("duration", Self.quoted(Self.seconds(span.duration))),
+                ("durationExact", Self.quoted(span.duration.description)),
+                ("startSample", "\(span.startSample)"),
+                ("endSample", "\(span.endSample)"),
+                ("cueCount", "\(cueCounts[span.index] ?? 0)"),
+            ]) + "}"
+        }.joined(separator: ",")
+        out += schedule.scenes.isEmpty ? "],\n" : "\n  ],\n"
+        out += "  \"cues\": ["
+        out += schedule.cues.map { cue in
+            let f = cue.firing
+            return "\n    {" + Self.fields([
+                ("time", Self.quoted(Self.seconds(cue.absoluteTime))),
+                ("timeExact", Self.quoted(cue.absoluteTime.description)),
+                ("sample", "\(cue.sampleIndex)"),
+                ("scene", "\(f.scene)"),
+                ("sceneId", Self.quoted(f.sceneID)),
+                ("sceneTime", Self.quoted(Self.seconds(f.sceneTime))),
+                ("sceneTimeExact", Self.quoted(f.sceneTime.description)),
+                ("cue", "\(f.cue)"),
+                ("sound", Self.quoted(f.sound)),
+                ("gain", Self.number(f.gain)),
+                ("pan", Self.number(f.pan)),
+                ("offset", Self.quoted(Self.seconds(f.offset))),
+                ("trigger", "{" + Self.fields(Self.triggerFields(f.trigger)) + "}"),
+            ]) + "}"
+        }.joined(separator: ",")
+        out += schedule.cues.isEmpty ? "]\n" : "\n  ]\n"
+        out += "}\n"
+        return out
+    }
+
+    private static func triggerFields(_ trigger: CueFiring.Trigger) -> [(String, String)] {
+        switch trigger {
+        case .at(let time):
+            return [("kind", quoted("at")), ("at", quoted(seconds(time)))]
+        case .animation(let node, let animation, let event, let iteration):
+            var fields = [("kind", quoted("animation")), ("node", quoted(node)), ("animation", quoted(animation)),
+                          ("on", quoted(eventName(event)))]
+            if case .keyframe(let index) = event { fields.append(("keyframe", "\(index)")) }
+            fields.append(("iteration", "\(iteration)"))
+            return fields
+        }
+    }
+
+    /// The event's name as scenes.json spells it in a cue's `"on"`.
+    static func eventName(_ event: AnimationEvent) -> String {
+        switch event {
+        case .reachesTo: "to"
+        case .reachesFrom: "from"
+        case .iterationStart: "iteration"
+        case .keyframe: "keyframe"
+        }
+    }
+
+    private static func fields(_ pairs: [(String, String)]) -> String {
+        pairs.map { "\(quoted($0.0)): \($0.1)" }.joined(separator: ", ")
+    }
+
+    /// A JSON number; non-finite values (refused by `diorama check`) become null rather than invalid JSON.
+    private static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "null" }
+        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+        return "\(value)"
+    }
+
+    static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let s where s.value < 0x20:
+                let hex = String(s.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    // MARK: - Text
+
+    /// Aligned tables of scenes and cues for people.
+    public func text(file: String) -> String {
+        let s = schedule
+        var out = "\(file): \(s.scenes.count) scene\(s.scenes.count == 1 ? "" : "s"), \(s.cues.count) cue firing\(s.cues.count == 1 ? "" : "s"), "
+        out += "total \(Self.seconds(s.totalDuration)) s, samples at \(s.sampleRate) Hz\n\n"
+        out += Self.table(
+            header: ["#", "scene", "start s", "duration s", "start sample", "cues", "title"],
+            rightAligned: [0, 2, 3, 4, 5],
+            rows: s.scenes.map { span in
+                ["\(span.index)", span.id, Self.seconds(span.start), Self.seconds(span.duration), "\(span.startSample)",
+                 "\(s.cues.filter { $0.firing.scene == span.index }.count)", titles[span.index]]
+            })
+        out += "\n"
+        if s.cues.isEmpty {
+            out += "no cue firings\n"
+        } else {
+            out += Self.table(
+                header: ["time s", "scene", "scene time s", "sample", "sound", "trigger"],
+                rightAligned: [0, 2, 3],
+                rows: s.cues.map { cue in
+                    [Self.seconds(cue.absoluteTime), cue.firing.sceneID, Self.seconds(cue.firing.sceneTime),
+                     "\(cue.sampleIndex)", cue.firing.sound, Self.describe(cue.firing)]
+                })
+        }
+        return out
+    }
+
+    /// `at 5.5`, `buoy.bob to #3`, `swing.arc keyframe 2 #0`, with `+0.2 s` when the cue has an offset.
+    static func describe(_ firing: CueFiring) -> String {
+        var text: String
+        switch firing.trigger {
+        case .at(let time):
+            text = "at \(seconds(time))"
+        case .animation(let node, let animation, let event, let iteration):
+            var name = eventName(event)
+            if case .keyframe(let index) = event { name += " \(index)" }
+            text = "\(node).\(animation) \(name) #\(iteration)"
+        }
+        if firing.offset != .zero {
+            text += " \(firing.offset > .zero ? "+" : "")\(seconds(firing.offset)) s"
+        }
+        return text
+    }
+
+    private static func table(header: [String], rightAligned: Set<Int>, rows: [[String]]) -> String {
+        let all = [header] + rows
+        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        return all.map { row in
+            row.indices.map { column in
+                let cell = row[column]
+                let pad = String(repeating: " ", count: widths[column] - cell.count)
+                if column == row.count - 1 { return cell }
+                return rightAligned.contains(column) ? pad + cell : cell + pad
+            }.joined(separator: "  ")
+        }.joined(separator: "\n") + "\n"
+    }
+}
