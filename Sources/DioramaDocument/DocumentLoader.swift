@@ -111,6 +111,7 @@ public enum DocumentLoader {
         if let value {
             let decoder = DocumentDecoder(bytes: bytes, file: path, baseDirectory: baseDirectory)
             document = decoder.decodeDocument(value)
+            decoder.finish()
             problems += decoder.problems
             media = decoder.mediaReferences
         }

@@ -49,7 +49,7 @@ import Testing
     }
 
     @Test func moreThanTenThousandNodesIsOneError() {
-        let node = #"{ "type": "circle", "r": 1 }"#
+        let node = ##"{ "type": "circle", "r": 1, "fill": "#fff" }"##
         let json = Self.document(nodes: Array(repeating: node, count: 10_001).joined(separator: ","))
         let diagnostics = DocumentFixtures.renderedDiagnostics(json, name: "many.json")
         #expect(diagnostics.count == 1)
@@ -62,7 +62,7 @@ import Testing
     @Test func moreThanTenThousandKeyframesIsAnError() {
         func track(_ count: Int) -> String {
             let keyframes = (0..<count).map { #"{ "time": \#($0), "value": \#($0 % 7) }"# }.joined(separator: ",")
-            return Self.document(nodes: #"{ "type": "circle", "r": 1, "animations": [{ "property": "offset.x", "keyframes": [\#(keyframes)] }] }"#)
+            return Self.document(nodes: ##"{ "type": "circle", "r": 1, "fill": "#fff", "animations": [{ "property": "offset.x", "keyframes": [\##(keyframes)] }] }"##)
                 .replacingOccurrences(of: "\"duration\": 10", with: "\"duration\": 86400")
         }
         #expect(DocumentFixtures.renderedDiagnostics(track(10_000)).isEmpty)

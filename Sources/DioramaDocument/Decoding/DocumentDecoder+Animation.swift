@@ -78,18 +78,19 @@ extension DocumentDecoder {
                 kind = keyframes(member.value, path: fields.path("keyframes"), property: property).map { .keyframes($0) }
             }
         } else {
-            kind = basicKind(fields, what: what, property: property, style: style)
+            kind = basicKind(fields, what: what, property: property, nodeType: nodeType, style: style)
         }
         guard let property, applies, let kind, let delay, let speed, let repeatCount else { return nil }
         return Animation(id: id, property: property, kind: kind, delay: delay, speed: speed, repeatCount: repeatCount,
                          autoreverses: autoreverses)
     }
 
-    private func basicKind(_ fields: Fields, what: String, property: AnimatableProperty?, style: NodeStyle) -> Animation.Kind? {
+    private func basicKind(_ fields: Fields, what: String, property: AnimatableProperty?, nodeType: String,
+                           style: NodeStyle) -> Animation.Kind? {
         // `from` defaults to the node's own value, as SwiftUI animates from the current state.
         var from: AnimationValue?
         if let property {
-            from = optional(fields, "from", default: Self.baseValue(of: property, style: style)) {
+            from = optional(fields, "from", default: Self.baseValue(of: property, nodeType: nodeType, style: style)) {
                 self.animationValue($0, path: $1, property: property)
             }
         }
@@ -262,7 +263,6 @@ extension DocumentDecoder {
         switch property {
         case .strokeWidth, .dashPhase, .strokeColor: if style.stroke == nil && styleFields.has("stroke") { return nil }
         case .fillColor: if style.fill == nil && styleFields.has("fill") { return nil }
-        case .shadowRadius, .shadowX, .shadowY, .shadowColor: if style.shadow == nil && styleFields.has("shadow") { return nil }
         default: break
         }
         switch property {
@@ -281,21 +281,21 @@ extension DocumentDecoder {
             return nil
         case .fillColor:
             guard isShape || nodeType == "text" else { return ("only shapes and text have a fill", nil) }
-            guard let fill = style.fill else { return ("the node has no fill", "add \"fill\": \"#ffffff\"") }
+            // Text without a fill is white, so its colour can animate from there.
+            guard let fill = style.fill else { return nodeType == "text" ? nil : ("the node has no fill", "add \"fill\": \"#ffffff\"") }
             if case .solid = fill { return nil }
             return ("its fill is a gradient, not a colour", "animate a solid fill, or use hueRotation or opacity")
-        case .shadowRadius, .shadowX, .shadowY, .shadowColor:
-            return style.shadow == nil ? ("the node has no shadow", "add \"shadow\": { \"radius\": 8 }") : nil
         default:
+            // Shadow properties animate SwiftUI's default shadow (black at 33 %, radius 0) when the node has none.
             return nil
         }
     }
 
     /// The node's own value of `property`: where a from/to animation without `from` starts.
-    static func baseValue(of property: AnimatableProperty, style: NodeStyle) -> AnimationValue {
+    static func baseValue(of property: AnimatableProperty, nodeType: String, style: NodeStyle) -> AnimationValue {
         func solid(_ paint: Paint?) -> Color {
             if case .solid(let color)? = paint { return color }
-            return .clear
+            return nodeType == "text" ? .white : .clear
         }
         switch property {
         case .offsetX: return .number(style.offset.x)
@@ -309,7 +309,7 @@ extension DocumentDecoder {
         case .shadowRadius: return .number(style.shadow?.radius ?? 0)
         case .shadowX: return .number(style.shadow?.x ?? 0)
         case .shadowY: return .number(style.shadow?.y ?? 0)
-        case .shadowColor: return .color(style.shadow?.color ?? .clear)
+        case .shadowColor: return .color(style.shadow?.color ?? DocumentDecoder.defaultShadowColor)
         case .cornerRadius: return .number(style.cornerRadius)
         case .strokeWidth: return .number(style.stroke?.width ?? 0)
         case .dashPhase: return .number(style.stroke?.dashPhase ?? 0)

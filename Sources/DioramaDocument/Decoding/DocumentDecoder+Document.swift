@@ -31,10 +31,9 @@ extension DocumentDecoder {
             missing("scenes", in: fields, what: "the document", hint: "add \"scenes\": [ { \"id\": ..., \"duration\": ..., \"nodes\": [...] } ]")
         }
 
-        // Only for an otherwise sound file: after a typo in a sound name, "never used" would be noise.
-        if errorCount == 0, let member = fields["sounds"], case .object(let soundMembers) = member.value.kind {
+        if let member = fields["sounds"], case .object(let soundMembers) = member.value.kind {
             for sound in soundMembers where !usedSounds.contains(sound.key) {
-                warning(sound.keyOffset, JSONPath.appending(key: sound.key, to: "sounds"), "the sound \"\(sound.key)\" is never used",
+                advice(sound.keyOffset, JSONPath.appending(key: sound.key, to: "sounds"), "the sound \"\(sound.key)\" is never used",
                         hint: "remove it, or play it from a cue or an ambience")
             }
         }

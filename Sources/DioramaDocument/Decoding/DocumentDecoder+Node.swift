@@ -72,6 +72,10 @@ extension DocumentDecoder {
             scope.nodeOrder.append(id)
             scope.brokenAnimations[id] = brokenAnimations
         }
+        if Self.shapeNodeTypes.contains(type), !fields.has("fill"), !fields.has("stroke") {
+            advice(value.offset, path, "this \(type) has neither a fill nor a stroke, so it draws nothing",
+                    hint: "add \"fill\": \"#ffffff\" or a \"stroke\"")
+        }
         guard let content else { return nil }
         let node = Node(id: id, content: content, style: style, animations: animations, zIndex: zIndex, frame: frame)
         if let id { scope.nodes[id] = node }
@@ -249,11 +253,13 @@ extension DocumentDecoder {
         return style
     }
 
+    /// SwiftUI's default shadow colour: black at 33 % opacity.
+    static let defaultShadowColor = Color(red: 0, green: 0, blue: 0, alpha: 0.33)
+
     private func decodeShadow(_ value: JSONValue, path: String) -> Shadow? {
         let what = "a shadow"
         guard let fields = object(value, path: path, what: what, keys: DocumentKeys.shadow) else { return nil }
-        // SwiftUI's default shadow colour: black at 33 % opacity.
-        let color = optional(fields, "color", default: Color(red: 0, green: 0, blue: 0, alpha: 0.33)) { self.color($0, path: $1) }
+        let color = optional(fields, "color", default: Self.defaultShadowColor) { self.color($0, path: $1) }
         let radius = number(fields, "radius", default: nil, range: .closed(0, 1000), what: what, unit: "points")
         let x = number(fields, "x", default: 0, range: .any, what: what, unit: "points")
         let y = number(fields, "y", default: 0, range: .any, what: what, unit: "points")

@@ -32,6 +32,19 @@ final class DocumentDecoder {
         problems.append(Problem(offset: offset, path: path, message: message, hint: hint, severity: .warning))
     }
 
+    /// Warnings worth giving only about an otherwise sound file (an unused sound, a shape that draws nothing):
+    /// next to errors they are noise, since the errors often cause them.
+    private(set) var advice: [Problem] = []
+
+    func advice(_ offset: Int, _ path: String, _ message: String, hint: String? = nil) {
+        advice.append(Problem(offset: offset, path: path, message: message, hint: hint, severity: .warning))
+    }
+
+    /// Adds the advice to the problems when there is no error.
+    func finish() {
+        if errorCount == 0 { problems += advice }
+    }
+
     var errorCount: Int { problems.lazy.filter { $0.severity == .error }.count }
 
     /// The "one line:column" text of an offset, for messages that mention a second place.
