@@ -52,16 +52,12 @@ public struct AudioPlan: Sendable {
     public init(scenes: [SceneSound], cues: [CueSound]) {
         var timed: [(frame: Int64, command: MixerCommand)] = []
         for (index, scene) in scenes.enumerated() {
-            // Each scene's beds share a tag, so its disappearance stops exactly them.
-            let tag = UInt32(truncatingIfNeeded: index + 1)
-            for bed in scene.ambience {
+            for (bedIndex, bed) in scene.ambience.enumerated() {
+                let tag = Self.bedTag(scene: index, bed: bedIndex)
                 timed.append((scene.startFrame, .start(VoiceStart(
                     sound: bed.sound, frame: scene.startFrame, gain: bed.gain, fadeInFrames: bed.fadeInFrames,
                     loops: true, tag: tag, priority: .ambience, catchUp: true))))
-            }
-            if !scene.ambience.isEmpty {
-                let fade = scene.ambience.map(\.fadeOutFrames).max() ?? 0
-                timed.append((scene.endFrame, .stop(tag: tag, frame: scene.endFrame, fadeFrames: fade)))
+                timed.append((scene.endFrame, .stop(tag: tag, frame: scene.endFrame, fadeFrames: bed.fadeOutFrames)))
             }
         }
         for cue in cues {
@@ -70,6 +66,11 @@ public struct AudioPlan: Sendable {
         let sorted = timed.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }
         commands = sorted.map(\.element.command)
         endFrame = scenes.map(\.endFrame).max() ?? (cues.map(\.frame).max() ?? 0)
+    }
+
+    /// The voice tag of a scene's bed: each bed has its own, so each fades out over its own time.
+    public static func bedTag(scene: Int, bed: Int) -> UInt32 {
+        UInt32(truncatingIfNeeded: scene + 1) << 8 | UInt32(truncatingIfNeeded: bed & 0xFF)
     }
 
     /// The frame a command acts on.
