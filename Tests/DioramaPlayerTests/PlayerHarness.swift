@@ -29,7 +29,7 @@ final class PlayerHarness {
     /// - Parameters:
     ///   - load: the loader (default: the fixture story, always loading).
     ///   - latency: frames between the write frame and what is heard.
-    init(scenesPath: String = "story.json", wraps: Bool = true, showsOverlay: Bool = true, language: String? = nil,
+    init(scenesPath: String = "story.json", windowSize: Size? = nil, wraps: Bool = true, showsOverlay: Bool = true, language: String? = nil,
          settingsPath: String = PlayerHarness.temporarySettingsPath(), latency: Int64 = 0,
          renderer: any SnapshotRendering = FlatRenderer(),
          load: ((String) -> Result<LoadedPlaylist, PlaylistLoadFailure>)? = nil) throws {
@@ -38,6 +38,7 @@ final class PlayerHarness {
         output.latency = latency
         var options = PlayerOptions(scenesPath: scenesPath, settingsPath: settingsPath)
         options.wraps = wraps
+        options.windowSize = windowSize
         options.showsOverlay = showsOverlay
         options.languageOverride = language
         options.vsync = false

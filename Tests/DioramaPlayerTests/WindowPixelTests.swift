@@ -1,0 +1,92 @@
+import CSDL
+import DioramaDocument
+import DioramaTimeline
+import Foundation
+@testable import DioramaPlayer
+import DioramaTestSupport
+import Testing
+
+extension WindowSuites {
+    /// Under a real X server (DISPLAY, or a private Xvfb started here), the pixels the window
+    /// presents, read back with SDL_RenderReadPixels, equal a headless cairo render of the same frame.
+    @Suite struct WindowPixelTests {
+        init() throws {
+            let display = try XServer.display()
+            setenv("DISPLAY", display, 1)
+            try VideoSystem.start(driver: "x11")
+        }
+
+        /// The headless render of `snapshot` at `width`×`height`, with the player's renderer.
+        func headless(_ snapshot: Snapshot, width: Int, height: Int) throws -> [UInt32] {
+            var pixels = [UInt32](repeating: 0, count: width * height)
+            try pixels.withUnsafeMutableBytes { buffer in
+                try CairoSnapshotRenderer(imageDirectory: nil).draw(snapshot, into: buffer.baseAddress!, width: width,
+                                                                    height: height, stride: width * 4)
+            }
+            return pixels
+        }
+
+        /// Pixels of the viewport that differ from `expected` in any colour channel by more than 1.
+        func differences(_ captured: (pixels: [UInt32], width: Int, height: Int), viewport: Rect, expected: [UInt32]) -> Int {
+            let x0 = Int(viewport.x), y0 = Int(viewport.y), width = Int(viewport.width), height = Int(viewport.height)
+            var count = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    let a = captured.pixels[(y0 + y) * captured.width + x0 + x], b = expected[y * width + x]
+                    for shift in [0, 8, 16] as [UInt32] where abs(Int((a >> shift) & 0xFF) - Int((b >> shift) & 0xFF)) > 1 {
+                        count += 1
+                        break
+                    }
+                }
+            }
+            return count
+        }
+
+        /// Whether an ARGB8888 pixel shows `color` (opaque), within one step per channel.
+        func close(_ pixel: UInt32, _ color: Color) -> Bool {
+            zip([16, 8, 0] as [UInt32], [color.red, color.green, color.blue]).allSatisfy { shift, value in
+                abs(Double((pixel >> shift) & 0xFF) - value * 255) <= 1
+            }
+        }
+
+        @Test func theWindowShowsTheSceneAtTheHeardTimeAsAHeadlessRenderDoes() throws {
+            let h = try PlayerHarness(showsOverlay: false, renderer: CairoSnapshotRenderer(imageDirectory: nil))
+            #expect(VideoSystem.driverName == "x11")
+            h.player.capturesFrames = true
+            h.key(SDLK_2)
+            try h.player.step()
+            try h.advance(1.5)
+            let captured = try #require(h.player.capturedFrame)
+            let viewport = try #require(h.player.lastFrame?.viewport)
+            #expect(captured.width == 640 && captured.height == 360)
+            #expect(viewport == Rect(x: 0, y: 0, width: 640, height: 360))
+            #expect(h.position == PlaylistPosition(sceneIndex: 1, sceneFrame: 72_000))
+            // Rendered headless from the scene and time alone, not from what the player composed.
+            let scene = ClockSceneSource().snapshot(of: h.player.document, scene: 1, time: 1.5, language: "en")
+            let expected = try headless(scene, width: 640, height: 360)
+            #expect(differences(captured, viewport: viewport, expected: expected) == 0)
+            // And the picture really is the swing at half its length: its colour, and the clock bar half across.
+            let swing = PlayerFixtures.backgrounds[1]
+            #expect(close(captured.pixels[100 * 640 + 500], swing))
+            #expect(close(captured.pixels[350 * 640 + 315], .white))
+            #expect(close(captured.pixels[350 * 640 + 325], swing))
+        }
+
+        @Test func theOverlayAndALetterboxedWindowMatchTheHeadlessRenderToo() throws {
+            let h = try PlayerHarness(windowSize: Size(width: 700, height: 500), renderer: CairoSnapshotRenderer(imageDirectory: nil))
+            h.player.capturesFrames = true
+            h.text("?")
+            try h.advance(0.75)
+            let captured = try #require(h.player.capturedFrame)
+            let frame = try #require(h.player.lastFrame)
+            #expect(captured.width == 700 && captured.height == 500)
+            #expect(frame.viewport == Rect(x: 0, y: 53, width: 700, height: 394))
+            #expect(frame.snapshot.nodes.contains { $0.id == "overlay.help" })
+            let expected = try headless(frame.snapshot, width: 700, height: 394)
+            #expect(differences(captured, viewport: frame.viewport, expected: expected) == 0)
+            // Black bars above and below the canvas.
+            #expect(captured.pixels[10 * 700 + 350] & 0xFFFFFF == 0)
+            #expect(captured.pixels[490 * 700 + 350] & 0xFFFFFF == 0)
+        }
+    }
+}
