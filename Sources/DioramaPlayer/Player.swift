@@ -28,6 +28,20 @@ public struct PlayerOptions: Sendable {
     }
 }
 
+/// Seconds one frame cost, by stage.
+public struct FrameCost: Sendable, Equatable {
+    /// Evaluating the scene and composing it with the overlay into one snapshot.
+    public var compose: Double = 0
+    /// Drawing the snapshot into the texture's pixels.
+    public var render: Double = 0
+    /// Unlocking the texture (the upload) and copying it to the window.
+    public var upload: Double = 0
+    /// Presenting (includes waiting for vertical blank when vsync is on).
+    public var present: Double = 0
+
+    public var total: Double { compose + render + upload + present }
+}
+
 /// Why a player run ended.
 public enum PlayerEnd: Sendable, Equatable {
     /// Q, Esc or the window closed.
@@ -70,8 +84,9 @@ public final class Player {
     /// Monotonic seconds when the player was created and when its first frame was presented.
     public let startTime: Double
     public private(set) var firstFrameTime: Double?
-    /// Seconds spent per frame in the last `step()`: drawing (evaluate, compose, render), upload, present.
-    public private(set) var lastFrameCost: (draw: Double, upload: Double, present: Double) = (0, 0, 0)
+    /// Seconds spent on the last frame: evaluating and composing its snapshot, rendering it into the
+    /// texture, uploading (unlock and copy) and presenting.
+    public private(set) var lastFrameCost = FrameCost()
     public private(set) var end: PlayerEnd?
     /// When set, each `step()` reads the drawn frame back from the window before presenting it (tests).
     public var capturesFrames = false
@@ -132,6 +147,7 @@ public final class Player {
         } catch {
             throw .window(error)
         }
+        dependencies.scenes.prepare(loaded.document)
         audio = dependencies.audio(loaded)
         notes += audio.notes
         let layout = OverlayLayout(canvas: Size(width: canvas.width, height: canvas.height), sceneCount: loaded.document.scenes.count)
@@ -173,6 +189,9 @@ public final class Player {
         Letterbox(canvas: Size(width: document.canvas.width, height: document.canvas.height), window: window.drawableSize)
     }
 
+    /// Writes buffered log lines to the file.
+    public func flushLog() { log?.flush() }
+
     // MARK: - The frame loop
 
     /// Plays until quit, the end (`--once`) or a limit; returns why it ended.
@@ -201,7 +220,9 @@ public final class Player {
             return
         }
         let offset = viewer.pageOffset(at: now, context: viewerContext)
+        let composeStart = dependencies.now()
         let frame = composeFrame(heard: heard, offset: offset, now: now)
+        let composed = dependencies.now()
         var renderFailure: String?
         let cost = try window.drawFrame(viewport: letterbox.viewport, clock: dependencies.now) { pixels, width, height, stride in
             do {
@@ -217,9 +238,8 @@ public final class Player {
         let beforePresent = dependencies.now()
         window.present()
         let presented = dependencies.now()
-        let evaluation = now
-        lastFrameCost = (draw: cost.draw + (beforePresent - evaluation - cost.draw - cost.upload), upload: cost.upload,
-                         present: presented - beforePresent)
+        lastFrameCost = FrameCost(compose: composed - composeStart, render: cost.draw, upload: cost.upload,
+                                  present: presented - beforePresent)
         if firstFrameTime == nil { firstFrameTime = presented }
         if let log {
             let rate = Double(sampleRate)
@@ -337,6 +357,7 @@ public final class Player {
         case .success(let loaded):
             playlist = loaded
             banner = []
+            dependencies.scenes.prepare(loaded.document)
             if !loaded.document.languages.available.contains(language), options.languageOverride != language {
                 language = loaded.document.languages.defaultLanguage
             }

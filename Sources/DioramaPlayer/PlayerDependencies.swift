@@ -2,9 +2,15 @@ import DioramaDocument
 import DioramaTimeline
 
 /// Turns a scene at a time into a snapshot (the timeline's scene evaluator in production).
-public protocol SceneSource {
+public protocol SceneSource: AnyObject {
+    /// Called with each document that loads (at start and on every reload), before any snapshot of it.
+    func prepare(_ document: Document)
     /// The scene `scene` (0-based) of `document` at `time` seconds into it, in `language`.
     func snapshot(of document: Document, scene: Int, time: Double, language: String) -> Snapshot
+}
+
+extension SceneSource {
+    public func prepare(_ document: Document) {}
 }
 
 /// Draws a snapshot into caller-provided pixels (the cairo renderer in production).

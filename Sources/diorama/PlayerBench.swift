@@ -1,12 +1,134 @@
 import ArgumentParser
+import DioramaDocument
+import DioramaPlayer
+import Foundation
 
-struct PlayerBench: AsyncParsableCommand {
+/// Prints the player's figures; never passes or fails. Build with `-c release` for meaningful numbers.
+struct PlayerBench: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "player",
-        abstract: "Not built yet."
+        abstract: "Measure the player: time to first frame, per-frame cost, frame rate, peak memory and sync; prints figures.",
+        discussion: """
+            Plays FILE in a window on the current display (DISPLAY; e.g. under xvfb-run) with vsync off for \
+            --frames frames, with the overlay, and prints:
+              1. the time from the command's start to the first presented frame (and from the process's start);
+              2. per-frame cost at --size: compose (evaluate + overlay), render, upload, present, and their total, \
+            median and 95th percentile;
+              3. the frame rate with vsync off;
+              4. peak memory (VmHWM);
+              5. sync figures from the run's --log (or, with --analyze, from an existing log of `diorama play --log`).
+
+            Examples:
+              swift build -c release && xvfb-run -s '-screen 0 1920x1080x24' .build/release/diorama bench player scenes.json
+              .build/release/diorama bench player --analyze play.jsonl
+            """
     )
 
-    func run() async throws {
-        throw ValidationError("'bench player' is not built yet.")
+    @Argument(help: "The scenes file.")
+    var file: String = "scenes.json"
+
+    @Option(help: ArgumentHelp("Window size in pixels.", valueName: "WxH"))
+    var size: String = "1280x720"
+
+    @Option(help: "Frames to present.")
+    var frames: Int = 600
+
+    @Option(help: ArgumentHelp("ALSA device (the monotonic clock stands in when it cannot be opened).", valueName: "NAME"))
+    var audioDevice: String = "default"
+
+    @Flag(help: "Play without sound, on the monotonic clock.")
+    var noAudio = false
+
+    @Option(help: ArgumentHelp("Only analyze this log of `diorama play --log`.", valueName: "FILE.jsonl"))
+    var analyze: String?
+
+    func run() throws {
+        if let analyze {
+            let analysis = try PlayLogAnalysis(path: analyze)
+            print("sync from \(analyze):")
+            for line in analysis.summary { print("  " + line) }
+            return
+        }
+        let start = monotonicSeconds()
+        guard let windowSize = Play.parseSize(size) else {
+            throw ValidationError("--size must be WIDTHxHEIGHT in pixels, e.g. 1280x720")
+        }
+        let logPath = NSTemporaryDirectory() + "diorama-bench-player-\(getpid()).jsonl"
+        defer { unlink(logPath) }
+        var options = PlayerOptions(scenesPath: file, settingsPath: NSTemporaryDirectory() + "diorama-bench-settings-\(getpid()).json")
+        options.windowSize = windowSize
+        options.vsync = false
+        options.maximumFrames = frames
+        options.logPath = logPath
+        var live: LiveSoundOutput?
+        let dependencies = PlayerDependencies.production(audioDevice: noAudio ? nil : audioDevice, periodFrames: 256) { live = $0 }
+        let player: Player
+        do {
+            player = try Player(options: options, dependencies: dependencies)
+        } catch {
+            FileHandle.standardError.write(Data("diorama bench player: \(error)\n".utf8))
+            live?.live.stop()
+            throw ExitCode(2)
+        }
+        defer { live?.live.stop() }
+        var costs: [FrameCost] = []
+        var firstPresented: Double?
+        while player.end == nil {
+            try player.step()
+            costs.append(player.lastFrameCost)
+            if firstPresented == nil { firstPresented = player.firstFrameTime }
+        }
+        let end = monotonicSeconds()
+        let drawable = player.window.drawableSize
+
+        print("player at \(Int(drawable.width))x\(Int(drawable.height)), video driver \(VideoSystem.driverName ?? "?"), "
+              + "renderer \(player.window.rendererName), sound \(player.output.isLive ? "live" : "none (monotonic clock)")")
+        if let firstPresented {
+            var line = String(format: "first frame presented %.1f ms after the command started", (firstPresented - start) * 1000)
+            if let sinceProcess = Self.secondsSinceProcessStart() {
+                line += String(format: " (%.0f ms after the process started, ±10 ms)", (sinceProcess - (end - firstPresented)) * 1000)
+            }
+            print(line)
+        }
+        // The first frame pays for caches; the figures are for the frames after it.
+        let steady = Array(costs.dropFirst())
+        func figures(_ values: [Double]) -> String {
+            let sorted = values.sorted()
+            guard !sorted.isEmpty else { return "-" }
+            let median = sorted[sorted.count / 2], p95 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.95))]
+            return String(format: "median %6.2f  p95 %6.2f  max %6.2f", median * 1000, p95 * 1000, sorted[sorted.count - 1] * 1000)
+        }
+        print("per-frame cost over \(steady.count) frames (ms):")
+        print("  compose  " + figures(steady.map(\.compose)))
+        print("  render   " + figures(steady.map(\.render)))
+        print("  upload   " + figures(steady.map(\.upload)))
+        print("  present  " + figures(steady.map(\.present)))
+        print("  total    " + figures(steady.map(\.total)))
+        if let firstPresented, costs.count > 1 {
+            print(String(format: "frame rate with vsync off: %.1f frames per second", Double(costs.count - 1) / (end - firstPresented)))
+        }
+        if let peak = Self.peakMemory() { print("peak memory (VmHWM): \(peak)") }
+        player.flushLog()
+        let analysis = try PlayLogAnalysis(path: logPath)
+        print("sync:")
+        for line in analysis.summary { print("  " + line) }
+    }
+
+    /// The `VmHWM` line of /proc/self/status, e.g. "61234 kB".
+    static func peakMemory() -> String? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return nil }
+        return status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+            .map { $0.dropFirst("VmHWM:".count).trimmingCharacters(in: .whitespaces) }
+    }
+
+    /// Seconds since this process started, from /proc (10 ms resolution).
+    static func secondsSinceProcessStart() -> Double? {
+        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
+              let uptime = try? String(contentsOfFile: "/proc/uptime", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // Fields after the command name; starttime is field 22 overall, the 20th after ")".
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 19, let ticks = Double(fields[19]), let now = Double(uptime.split(separator: " ")[0]) else { return nil }
+        return now - ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 }

@@ -58,13 +58,10 @@ public struct SceneCue: Sendable, Equatable {
 }
 
 extension PlaybackScene {
-    /// Frames of `seconds` at `sampleRate`, rounded down (exact for rational seconds).
+    /// Frames of `seconds` at `sampleRate`, rounded up: the first frame at or after that time, as the
+    /// cue schedule counts (so a scene starting on a whole frame puts every cue on the schedule's sample).
     public static func frames(_ seconds: Rational, sampleRate: Int) -> Int64 {
-        let scaled = seconds * Rational(sampleRate)
-        let whole = scaled.numerator / scaled.denominator
-        // Int128 division truncates towards zero; floor for negative values.
-        let floor = scaled.numerator < 0 && whole * scaled.denominator != scaled.numerator ? whole - 1 : whole
-        return Int64(clamping: floor)
+        Int64(clamping: (seconds * Rational(sampleRate)).ceiling)
     }
 
     /// The playback scenes of `document`. `cueFrames` gives each scene's cue firings as (frame in the

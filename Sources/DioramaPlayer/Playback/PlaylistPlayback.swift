@@ -82,15 +82,16 @@ public final class PlaylistPlayback {
 
     /// Starts playing `scenes` from `sceneIndex` at `sceneFrame` frames into it.
     public init(scenes: [PlaybackScene], output: any SoundOutput, wraps: Bool = true, sceneIndex: Int = 0,
-                sceneFrame: Int64 = 0, paused: Bool = false, lookahead: Int64? = nil, commandMargin: Int64 = 0) {
+                sceneFrame: Int64 = 0, paused: Bool = false, lookahead: Int64? = nil, commandMargin: Int64? = nil) {
         precondition(!scenes.isEmpty, "a playlist needs at least one scene")
         self.scenes = scenes
         self.output = output
         self.wraps = wraps
-        self.lookahead = lookahead ?? Int64(output.sampleRate / 10)
-        self.commandMargin = commandMargin
+        // Half a second: a frame that takes long (a reload, a busy machine) still finds its cues queued.
+        self.lookahead = lookahead ?? Int64(output.sampleRate / 2)
+        self.commandMargin = commandMargin ?? output.commandMargin
         self.pauseFadeFrames = output.sampleRate / 100
-        let start = output.writeFrame() + commandMargin
+        let start = output.writeFrame() + self.commandMargin
         horizon = start
         let index = min(max(sceneIndex, 0), scenes.count - 1)
         let frame = min(max(sceneFrame, 0), scenes[index].frames - 1)

@@ -20,6 +20,9 @@ public protocol SoundOutput: AnyObject {
     var volume: Float { get set }
     /// True when a sound device plays (the clock is the device's); false when the monotonic clock stands in.
     var isLive: Bool { get }
+    /// Frames past the write frame at which a command sent now is sure to reach the mixer in time
+    /// (the mixer takes commands at the start of each period).
+    var commandMargin: Int64 { get }
 }
 
 /// Monotonic seconds since an arbitrary start; never jumps back.
@@ -37,6 +40,7 @@ public final class SilentOutput: SoundOutput {
     public var volume: Float = 1
     public private(set) var commandsDropped = 0
     public var isLive: Bool { false }
+    public var commandMargin: Int64 { 0 }
 
     /// `now` returns monotonic seconds (injectable for tests).
     public init(sampleRate: Int = 48_000, now: @escaping () -> Double = monotonicSeconds) {
@@ -64,6 +68,7 @@ public final class ManualSoundOutput: SoundOutput {
     public var latency: Int64 = 0
     public var volume: Float = 1
     public var isLive: Bool = true
+    public var commandMargin: Int64 = 0
     /// Every command sent, with the write frame at the time.
     public private(set) var commands: [(command: MixerCommand, writeFrame: Int64)] = []
 

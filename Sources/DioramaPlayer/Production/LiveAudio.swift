@@ -36,7 +36,8 @@ public enum LiveAudio {
 }
 
 extension PlayerDependencies {
-    /// The real modules: the document loader, the cairo renderer and live ALSA sound.
+    /// The real modules: the document loader, the scene evaluator and cue schedule, the cairo renderer
+    /// and live ALSA sound.
     /// `opened` receives the live output once it exists, so the caller can stop it and read its statistics.
     public static func production(audioDevice: String?, periodFrames: Int,
                                   opened: @escaping (LiveSoundOutput) -> Void) -> PlayerDependencies {
@@ -50,9 +51,9 @@ extension PlayerDependencies {
                 }
                 return result
             },
-            scenes: ClockSceneSource(),
+            scenes: EvaluatedScenes(),
             renderer: lazyRenderer,
-            cueFrames: { document, scene, rate in PlaybackScene.timedCueFrames(of: document.scenes[scene], sampleRate: rate) },
+            cueFrames: { document, scene, rate in PlaybackScene.scheduledCueFrames(of: document, scene: scene, sampleRate: rate) },
             audio: { playlist in
                 let (setup, output) = LiveAudio.open(playlist, device: audioDevice, periodFrames: periodFrames)
                 opened(output)

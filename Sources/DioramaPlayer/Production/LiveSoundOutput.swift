@@ -37,4 +37,6 @@ public final class LiveSoundOutput: SoundOutput {
     }
 
     public var isLive: Bool { volumeDevice != nil && !live.statistics.deviceLost }
+
+    public var commandMargin: Int64 { Int64(live.periodFrames) }
 }

@@ -79,7 +79,7 @@ public final class FlatRenderer: SnapshotRendering {
 /// A scene source for tests and benchmarks without the timeline: each scene's background, and a
 /// white bar along the bottom whose width is the fraction of the scene elapsed, so the scene time
 /// can be read from the pixels.
-public struct ClockSceneSource: SceneSource {
+public final class ClockSceneSource: SceneSource {
     public init() {}
 
     public func snapshot(of document: Document, scene: Int, time: Double, language: String) -> Snapshot {
