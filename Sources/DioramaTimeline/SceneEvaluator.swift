@@ -41,7 +41,7 @@ public struct SceneEvaluator: Sendable {
 
     private static func evaluate(_ plan: ScenePlan, document: Document, at time: Double, language: String?,
                                  includeParticles: Bool) -> Snapshot {
-        let context = Context(time: time, language: language ?? document.languages.defaultLanguage,
+        let context = EvaluationContext(time: time, language: language ?? document.languages.defaultLanguage,
                               fallback: document.languages.fallback, includeParticles: includeParticles)
         return Snapshot(canvas: Size(width: document.canvas.width, height: document.canvas.height),
                         background: plan.background,
@@ -49,18 +49,21 @@ public struct SceneEvaluator: Sendable {
     }
 }
 
-private struct Context {
+/// One evaluation's inputs, shared by every node of the tree.
+struct EvaluationContext {
     let time: Double
     let language: String
     let fallback: String
     let includeParticles: Bool
 
     func evaluate(_ plan: NodePlan) -> NodeSnapshot {
+        if let constant = plan.constantSnapshot { return constant }
         var style = plan.style
         for channel in plan.channels {
             Self.apply(channel.value(at: time), to: channel.property, of: &style)
         }
-        Self.clamp(&style)
+        // Static values were range-checked by `diorama check`; only animated ones (springs overshoot) need it.
+        if !plan.channels.isEmpty { Self.clamp(&style) }
         let content: SnapshotContent
         switch plan.content {
         case .group(let children):

@@ -33,6 +33,9 @@ struct NodePlan: Sendable {
     let anchorFrame: Rect
     /// In the fixed order of `AnimatableProperty.allCases`, so `scale` is applied before `scale.x` / `scale.y`.
     let channels: [PropertyChannel]
+    /// The node's snapshot when nothing in its subtree depends on time or language (no animation, emitter or
+    /// text): evaluated once here, then copied. Scenery of hundreds of static shapes costs next to nothing.
+    private(set) var constantSnapshot: NodeSnapshot?
 
     init(_ node: Node) {
         id = node.id
@@ -58,6 +61,18 @@ struct NodePlan: Sendable {
         channels = AnimatableProperty.allCases.compactMap { property in
             let samplers = node.animations.filter { $0.property == property }.map(AnimationSampler.init)
             return samplers.isEmpty ? nil : PropertyChannel(property: property, samplers: samplers)
+        }
+        if isConstant {
+            constantSnapshot = EvaluationContext(time: 0, language: "", fallback: "", includeParticles: false).evaluate(self)
+        }
+    }
+
+    private var isConstant: Bool {
+        guard channels.isEmpty else { return false }
+        switch content {
+        case .group(let children): return children.allSatisfy { $0.constantSnapshot != nil }
+        case .text, .emitter: return false
+        case .rect, .ellipse, .path, .wave, .image: return true
         }
     }
 

@@ -1,12 +1,56 @@
 import ArgumentParser
+import DioramaDocument
+import DioramaTimeline
+import Foundation
 
 struct Timeline: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "timeline",
-        abstract: "Not built yet."
+        abstract: "Print the playlist's schedule: each scene's start and duration, and every cue firing with its exact sample.",
+        discussion: """
+            Lists the scenes in play order with their start time, duration and first sample, then every \
+            cue firing of one pass through the playlist in order: absolute time, scene, scene time, \
+            sample index (the first sample at or after the time, computed exactly), sound and what \
+            triggered it (`at 5.5`, or `node.animation to|from|iteration|keyframe N #iteration`, plus the \
+            cue's offset). Times are exact rationals written as decimals (at most 9 places).
+
+            --json prints one object { "sampleRate", "scenes": [...], "cues": [...] }: the stable contract \
+            described in docs/TIMELINE.md.
+
+            Example:
+              $ diorama timeline scenes.json
+              $ diorama timeline scenes.json --json --rate 44100 | jq '.cues[] | select(.sound == "bell") | .sample'
+            """
     )
 
+    @Argument(help: "The scenes file.")
+    var file: String = "scenes.json"
+
+    @Flag(help: "Print the schedule as JSON (see docs/TIMELINE.md).")
+    var json = false
+
+    @Option(help: "Samples per second for the sample indexes.")
+    var rate: Int = 48_000
+
+    @Option(help: "Language of the scene titles (default: the file's default language).")
+    var lang: String?
+
+    func validate() throws {
+        guard (1...768_000).contains(rate) else {
+            throw ValidationError("--rate must be between 1 and 768000 samples per second, not \(rate)")
+        }
+    }
+
     func run() async throws {
-        throw ValidationError("'timeline' is not built yet.")
+        let loaded: LoadedDocument
+        do {
+            loaded = try DocumentLoader.load(path: file)
+        } catch {
+            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            FileHandle.standardError.write(Data("hint: run `diorama check \(file)` for the full report\n".utf8))
+            throw ExitCode(2)
+        }
+        let report = TimelineReport(document: loaded.document, sampleRate: rate, language: lang)
+        print(json ? report.json() : report.text(file: file), terminator: "")
     }
 }
