@@ -54,13 +54,15 @@ import Testing
         let json = """
             {
               "canvas": { "width": 0, "height": 720 },
-              "scenes": [{ "id": "a", "duration": 1, "nodes": [{ "type": "rect", "widht": 1, "height": 1 }] }]
+              "scenes": [{ "id": "a", "duration": "1", "nodes": [{ "type": "rect", "widht": 1 }] }]
             }
             """
         #expect(DocumentFixtures.renderedDiagnostics(json, name: "x.json") == [
             "x.json:2:24: error: \"width\" must be greater than 0 and at most 8192, not 0 (at canvas.width)",
-            "x.json:3:52: error: missing required key \"width\" in a rect node (at scenes[0].nodes[0])",
-            "x.json:3:70: error: unknown key \"widht\" in a rect node (at scenes[0].nodes[0].widht)\n  hint: did you mean \"width\"?",
+            "x.json:3:39: error: \"duration\" must be a number of seconds, not a string (at scenes[0].duration)\n  hint: write the number without quotes",
+            "x.json:3:54: error: missing required key \"height\" in a rect node (at scenes[0].nodes[0])",
+            // "widht" is reported once, as a typo, not again as a missing "width".
+            "x.json:3:72: error: unknown key \"widht\" in a rect node (at scenes[0].nodes[0].widht)\n  hint: did you mean \"width\"?",
         ])
     }
 }

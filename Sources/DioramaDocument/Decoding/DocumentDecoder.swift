@@ -59,6 +59,8 @@ final class DocumentDecoder {
         let value: JSONValue
         let path: String
         let members: [JSONMember]
+        /// Keys already reported as unknown, so a typo ("widht") is not also reported as a missing key ("width").
+        var unknownKeys: [String] = []
 
         subscript(key: String) -> JSONMember? {
             members.first { $0.key == key }
@@ -80,7 +82,9 @@ final class DocumentDecoder {
             typeMismatch(value, path: path, expected: "an object", what: what)
             return nil
         }
+        var unknownKeys: [String] = []
         for member in members where !keys.contains(member.key) {
+            unknownKeys.append(member.key)
             let memberPath = JSONPath.appending(key: member.key, to: path)
             if let owners = Optional(otherKeys.filter { $0.key == member.key }.map(\.owner)), !owners.isEmpty {
                 error(member.keyOffset, memberPath, "\"\(member.key)\" does not apply to \(what)",
@@ -90,7 +94,7 @@ final class DocumentDecoder {
                       hint: Self.suggestion(for: member.key, among: keys) ?? "the keys of \(what) are \(Self.list(keys.map { "\"\($0)\"" }, conjunction: "and"))")
             }
         }
-        return Fields(value: value, path: path, members: members)
+        return Fields(value: value, path: path, members: members, unknownKeys: unknownKeys)
     }
 
     func typeMismatch(_ value: JSONValue, path: String, expected: String, what: String? = nil, hint: String? = nil) {
@@ -100,6 +104,7 @@ final class DocumentDecoder {
 
     /// Reports a missing required key at the object's opening brace.
     func missing(_ key: String, in fields: Fields, what: String, hint: String? = nil) {
+        if fields.unknownKeys.contains(where: { Self.closest(to: $0, among: [key]) != nil }) { return }
         error(fields.value.offset, fields.path, "missing required key \"\(key)\" in \(what)", hint: hint)
     }
 
