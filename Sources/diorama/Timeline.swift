@@ -19,7 +19,7 @@ struct Timeline: AsyncParsableCommand {
 
             Example:
               $ diorama timeline scenes.json
-              $ diorama timeline scenes.json --json --rate 44100 | jq '.cues[] | select(.sound == "bell") | .sample'
+              $ diorama timeline scenes.json --json --rate 44100 > schedule.json
             """
     )
 
@@ -47,7 +47,6 @@ struct Timeline: AsyncParsableCommand {
             loaded = try DocumentLoader.load(path: file)
         } catch {
             FileHandle.standardError.write(Data((error.description + "\n").utf8))
-            FileHandle.standardError.write(Data("hint: run `diorama check \(file)` for the full report\n".utf8))
             throw ExitCode(2)
         }
         let report = TimelineReport(document: loaded.document, sampleRate: rate, language: lang)

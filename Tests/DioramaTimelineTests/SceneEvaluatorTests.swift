@@ -173,6 +173,21 @@ private func close(_ a: Point, _ b: Point, _ tolerance: Double = 1e-9) -> Bool {
         #expect(evaluator.snapshot(scene: 5, at: 0).nodes.isEmpty)
     }
 
+    @Test func staticSubtreesAreConstantAndAnimatedOnesInsideStaticGroupsStillMove() {
+        let still = Node(id: "still", content: .ellipse(EllipseShape(center: Point(x: 1, y: 2), radiusX: 3, radiusY: 4)),
+                         style: NodeStyle(offset: Point(x: 5, y: 0), fill: .solid(.white)))
+        let moving = Node(id: "moving", content: .rect(RectShape(rect: Rect(x: 0, y: 0, width: 2, height: 2))),
+                          animations: [F.basic(.offsetX, from: 0, to: 100, duration: "10")])
+        let document = scene([Node(id: "scenery", content: .group(Group(children: [still, still]))),
+                              Node(id: "mixed", content: .group(Group(children: [still, moving])))])
+        let evaluator = SceneEvaluator(document: document)
+        let early = evaluator.snapshot(scene: 0, at: 1), late = evaluator.snapshot(scene: 0, at: 6)
+        #expect(early.nodes[0] == late.nodes[0])
+        #expect(early.nodes[0].content == .group([NodeSnapshot](repeating: early.nodes[1].children[0], count: 2)))
+        #expect(early.nodes[1].children[1].transform.tx == 10 && late.nodes[1].children[1].transform.tx == 60)
+        #expect(early.nodes[1].children[0].transform.tx == 5)
+    }
+
     @Test func backgroundIsTheScenesOrTheCanvas() {
         var document = F.document([F.ocean(), F.ocean()])
         document.scenes[1].background = .solid(.white)
@@ -180,6 +195,13 @@ private func close(_ a: Point, _ b: Point, _ tolerance: Double = 1e-9) -> Bool {
         #expect(evaluator.snapshot(scene: 0, at: 0).background == document.canvas.background)
         #expect(evaluator.snapshot(scene: 1, at: 0).background == .solid(.white))
         #expect(evaluator.snapshot(scene: 0, at: 0).canvas == Size(width: 1280, height: 720))
+    }
+}
+
+private extension NodeSnapshot {
+    var children: [NodeSnapshot] {
+        if case .group(let children) = content { return children }
+        return []
     }
 }
 
