@@ -54,7 +54,9 @@ public struct PlaylistSequencer: Sendable {
         case finished
     }
 
+    /// `schedule.sampleRate` must be positive (the command line refuses other rates before getting here).
     public init(schedule: CueSchedule, end: PlaylistEnd = .wrap) {
+        precondition(schedule.sampleRate > 0, "a playlist sequencer needs a positive sample rate")
         sampleRate = schedule.sampleRate
         self.end = end
         rate = Rational(schedule.sampleRate)
