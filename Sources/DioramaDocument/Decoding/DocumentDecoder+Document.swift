@@ -268,6 +268,10 @@ extension DocumentDecoder {
                     warning(at.value.offset, fields.path("at"),
                             "this cue never fires: the scene lasts \(Self.seconds(sceneDuration)) s",
                             hint: "cues fire at scene times from 0 up to, not including, the scene's duration")
+                } else if let offset, time + offset < .zero {
+                    warning(at.value.offset, fields.path("at"),
+                            "this cue never fires: with its offset it falls at \(Self.seconds(time + offset)) s, before the scene starts",
+                            hint: "cues fire at scene times from 0 up to, not including, the scene's duration")
                 }
             }
         } else if bound {
