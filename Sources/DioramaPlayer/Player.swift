@@ -13,6 +13,7 @@ public struct PlayerOptions: Sendable {
     public var wraps = true
     public var showsOverlay = true
     public var fullscreen = false
+    public var renderer = WindowRenderer.auto
     /// `--lang`: this run's language, not saved unless the user picks one with `L`.
     public var languageOverride: String?
     /// Stop after this many monotonic seconds.
@@ -143,7 +144,7 @@ public final class Player {
         let size = options.windowSize ?? Size(width: canvas.width, height: canvas.height)
         do {
             window = try PlayerWindow(title: "Diorama", width: Int(size.width), height: Int(size.height), vsync: options.vsync,
-                                      fullscreen: options.fullscreen)
+                                      fullscreen: options.fullscreen, renderer: options.renderer)
         } catch {
             throw .window(error)
         }

@@ -44,6 +44,10 @@ struct Play: ParsableCommand {
     @Flag(help: "Start fullscreen (F toggles).")
     var fullscreen = false
 
+    @Option(help: ArgumentHelp("How frames reach the screen: auto (the GPU when there is one), gpu or software.",
+                               valueName: "auto|gpu|software"))
+    var renderer: WindowRenderer = .auto
+
     @Option(help: ArgumentHelp("Language for this run only (the saved choice is kept).", valueName: "CODE"))
     var lang: String?
 
@@ -88,6 +92,7 @@ struct Play: ParsableCommand {
         options.wraps = !once
         options.showsOverlay = !noUI
         options.fullscreen = fullscreen
+        options.renderer = renderer
         options.languageOverride = lang
         options.maximumDuration = duration
         options.maximumFrames = frames
@@ -134,6 +139,8 @@ struct Play: ParsableCommand {
         _ = end
     }
 }
+
+extension WindowRenderer: ExpressibleByArgument {}
 
 private func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))

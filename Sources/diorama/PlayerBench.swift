@@ -39,6 +39,9 @@ struct PlayerBench: ParsableCommand {
     @Flag(help: "Play without sound, on the monotonic clock.")
     var noAudio = false
 
+    @Option(help: ArgumentHelp("How frames reach the screen: auto, gpu or software.", valueName: "auto|gpu|software"))
+    var renderer: WindowRenderer = .auto
+
     @Option(help: ArgumentHelp("Only analyze this log of `diorama play --log`.", valueName: "FILE.jsonl"))
     var analyze: String?
 
@@ -58,6 +61,7 @@ struct PlayerBench: ParsableCommand {
         var options = PlayerOptions(scenesPath: file, settingsPath: NSTemporaryDirectory() + "diorama-bench-settings-\(getpid()).json")
         options.windowSize = windowSize
         options.vsync = false
+        options.renderer = renderer
         options.maximumFrames = frames
         options.logPath = logPath
         var live: LiveSoundOutput?

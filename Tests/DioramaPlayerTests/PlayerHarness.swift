@@ -31,7 +31,7 @@ final class PlayerHarness {
     ///   - latency: frames between the write frame and what is heard.
     init(scenesPath: String = "story.json", windowSize: Size? = nil, wraps: Bool = true, showsOverlay: Bool = true, language: String? = nil,
          settingsPath: String = PlayerHarness.temporarySettingsPath(), latency: Int64 = 0,
-         renderer: any SnapshotRendering = FlatRenderer(),
+         renderer: any SnapshotRendering = FlatRenderer(), windowRenderer: WindowRenderer = .auto,
          load: ((String) -> Result<LoadedPlaylist, PlaylistLoadFailure>)? = nil) throws {
         let clock = TestClock()
         let output = ManualSoundOutput(sampleRate: Self.rate)
@@ -39,6 +39,7 @@ final class PlayerHarness {
         var options = PlayerOptions(scenesPath: scenesPath, settingsPath: settingsPath)
         options.wraps = wraps
         options.windowSize = windowSize
+        options.renderer = windowRenderer
         options.showsOverlay = showsOverlay
         options.languageOverride = language
         options.vsync = false

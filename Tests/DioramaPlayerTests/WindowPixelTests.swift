@@ -49,8 +49,11 @@ extension WindowSuites {
             }
         }
 
-        @Test func theWindowShowsTheSceneAtTheHeardTimeAsAHeadlessRenderDoes() throws {
-            let h = try PlayerHarness(showsOverlay: false, renderer: CairoSnapshotRenderer(imageDirectory: nil))
+        @Test(arguments: [WindowRenderer.software, .gpu])
+        func theWindowShowsTheSceneAtTheHeardTimeAsAHeadlessRenderDoes(windowRenderer: WindowRenderer) throws {
+            let h = try PlayerHarness(showsOverlay: false, renderer: CairoSnapshotRenderer(imageDirectory: nil),
+                                      windowRenderer: windowRenderer)
+            #expect(h.player.window.rendererName == (windowRenderer == .software ? "software" : "opengl"))
             #expect(VideoSystem.driverName == "x11")
             h.player.capturesFrames = true
             h.key(SDLK_2)

@@ -66,8 +66,11 @@ public struct PlayLogAnalysis: Sendable, Equatable {
         if !lags.isEmpty {
             presentLag = (lags[lags.count / 2], lags[min(lags.count - 1, Int(Double(lags.count) * 0.95))], lags[lags.count - 1])
         }
+        // A scene time of exactly 0 is the start being waited for (the clock has not reached the frame the
+        // playlist starts on); from there on the scene time must move exactly as the clock does.
         for (previous, next) in zip(frames, frames.dropFirst())
-        where previous.scene == next.scene && !previous.paused && !next.paused && next.sceneTime >= previous.sceneTime {
+        where previous.scene == next.scene && !previous.paused && !next.paused && previous.sceneTime > 0
+            && next.sceneTime >= previous.sceneTime {
             followError = max(followError, abs((next.sceneTime - previous.sceneTime) - (next.audio - previous.audio)))
         }
         for start in cueStarts {
