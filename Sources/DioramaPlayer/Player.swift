@@ -84,7 +84,10 @@ public final class Player {
     public private(set) var framesPresented = 0
     /// Monotonic seconds when the player was created and when its first frame was presented.
     public let startTime: Double
+    /// Monotonic seconds when the first frame (the playlist's start, drawn while the sounds load) was presented.
     public private(set) var firstFrameTime: Double?
+    /// Monotonic seconds when the first frame of playback (sound running) was presented.
+    public private(set) var firstPlayingFrameTime: Double?
     /// Seconds spent on the last frame: evaluating and composing its snapshot, rendering it into the
     /// texture, uploading (unlock and copy) and presenting.
     public private(set) var lastFrameCost = FrameCost()
@@ -142,16 +145,25 @@ public final class Player {
         }
         let canvas = loaded.document.canvas
         let size = options.windowSize ?? Size(width: canvas.width, height: canvas.height)
+        let window: PlayerWindow
         do {
             window = try PlayerWindow(title: "Diorama", width: Int(size.width), height: Int(size.height), vsync: options.vsync,
                                       fullscreen: options.fullscreen, renderer: options.renderer)
         } catch {
             throw .window(error)
         }
+        self.window = window
         dependencies.scenes.prepare(loaded.document)
+        let layout = OverlayLayout(canvas: Size(width: canvas.width, height: canvas.height), sceneCount: loaded.document.scenes.count)
+        // The first frame (the playlist's start) is on screen while the sounds finish loading.
+        do {
+            firstFrameTime = try Self.presentStart(of: loaded.document, in: window, language: language, layout: layout,
+                                                   showsOverlay: options.showsOverlay, dependencies: dependencies)
+        } catch {
+            throw .window(error)
+        }
         audio = dependencies.audio(loaded)
         notes += audio.notes
-        let layout = OverlayLayout(canvas: Size(width: canvas.width, height: canvas.height), sceneCount: loaded.document.scenes.count)
         viewer = StoryViewer(layout: layout, showsOverlay: options.showsOverlay)
         playback = PlaylistPlayback(scenes: Self.playbackScenes(loaded.document, dependencies: dependencies, audio: audio),
                                     output: audio.output, wraps: options.wraps)
@@ -167,6 +179,27 @@ public final class Player {
                        renderer: window.rendererName, vsync: options.vsync, size: (Int(drawable.width), Int(drawable.height)))
         }
         updateTitle()
+    }
+
+    /// Draws and presents the first scene at its start, with the overlay; returns when it was presented.
+    private static func presentStart(of document: Document, in window: PlayerWindow, language: String, layout: OverlayLayout,
+                                     showsOverlay: Bool, dependencies: PlayerDependencies) throws(WindowError) -> Double {
+        let scene = dependencies.scenes.snapshot(of: document, scene: 0, time: 0, language: language)
+        let title = document.scenes[0].title.resolved(language: language, fallback: document.languages.fallback)
+        let overlay = OverlayComposer(layout: layout).nodes(for: OverlayContent(
+            progress: Array(repeating: 0, count: document.scenes.count), currentScene: 0, title: title, showsBars: showsOverlay))
+        let frame = FrameComposer.compose(scene: scene, overlay: overlay)
+        let canvas = Size(width: document.canvas.width, height: document.canvas.height)
+        try window.drawFrame(viewport: Letterbox(canvas: canvas, window: window.drawableSize).viewport, clock: dependencies.now) {
+            pixels, width, height, stride in
+            do {
+                try dependencies.renderer.draw(frame, into: pixels, width: width, height: height, stride: stride)
+            } catch {
+                pixels.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)
+            }
+        }
+        window.present()
+        return dependencies.now()
     }
 
     private static func playbackScenes(_ document: Document, dependencies: PlayerDependencies, audio: AudioSetup) -> [PlaybackScene] {
@@ -241,7 +274,7 @@ public final class Player {
         let presented = dependencies.now()
         lastFrameCost = FrameCost(compose: composed - composeStart, render: cost.draw, upload: cost.upload,
                                   present: presented - beforePresent)
-        if firstFrameTime == nil { firstFrameTime = presented }
+        if firstPlayingFrameTime == nil { firstPlayingFrameTime = presented }
         if let log {
             let rate = Double(sampleRate)
             log.frame(FrameLogEntry(index: framesPresented, monotonic: presented, audioFrame: heardFrame, audioClock: heardFrame / rate,

@@ -2,6 +2,7 @@ import DioramaAudio
 import DioramaDocument
 import DioramaMixer
 import DioramaTimeline
+import Foundation
 
 /// Opens the player's live sound: the playlist's sound bank in a mixer, played on an ALSA device
 /// through the audio module's real-time output; without a device, the output paces itself on the
@@ -14,8 +15,10 @@ public enum LiveAudio {
     ///   - device: the ALSA device name; nil to play without sound (`--no-audio`).
     ///   - periodFrames: frames per period asked of the device.
     /// - Returns: the setup for the player, and the live output (to stop, and for its statistics).
-    public static func open(_ playlist: LoadedPlaylist, device: String?, periodFrames: Int) -> (AudioSetup, LiveSoundOutput) {
-        let bank = SoundBank(document: playlist.document, directory: playlist.baseDirectory, sampleRate: sampleRate)
+    ///   - bank: the playlist's sounds when already loaded (else they are loaded here).
+    public static func open(_ playlist: LoadedPlaylist, bank: SoundBank? = nil, device: String?,
+                            periodFrames: Int) -> (AudioSetup, LiveSoundOutput) {
+        let bank = bank ?? SoundBank(document: playlist.document, directory: playlist.baseDirectory, sampleRate: sampleRate)
         var notes = bank.errors.map { "warning: \($0); it will be silent" }
         let mixer = Mixer(sounds: bank.sounds, configuration: MixerConfiguration(sampleRate: sampleRate))
         var volumeDevice: VolumePCM?
@@ -42,12 +45,15 @@ extension PlayerDependencies {
     public static func production(audioDevice: String?, periodFrames: Int,
                                   opened: @escaping (LiveSoundOutput) -> Void) -> PlayerDependencies {
         var renderer: CairoSnapshotRenderer?
+        var sounds: SoundBankLoading?
         let lazyRenderer = LazyRenderer { renderer! }
         return PlayerDependencies(
             load: { path in
                 let result = PlaylistFiles.load(path: path)
                 if case .success(let playlist) = result, renderer == nil {
                     renderer = CairoSnapshotRenderer(imageDirectory: playlist.baseDirectory)
+                    // Decode the sounds while the window opens and the first frame is drawn.
+                    sounds = SoundBankLoading(playlist)
                 }
                 return result
             },
@@ -55,7 +61,7 @@ extension PlayerDependencies {
             renderer: lazyRenderer,
             cueFrames: { document, scene, rate in PlaybackScene.scheduledCueFrames(of: document, scene: scene, sampleRate: rate) },
             audio: { playlist in
-                let (setup, output) = LiveAudio.open(playlist, device: audioDevice, periodFrames: periodFrames)
+                let (setup, output) = LiveAudio.open(playlist, bank: sounds?.wait(), device: audioDevice, periodFrames: periodFrames)
                 opened(output)
                 return setup
             })
@@ -73,5 +79,29 @@ final class LazyRenderer: SnapshotRendering {
 
     func draw(_ snapshot: DioramaTimeline.Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) throws {
         try renderer.draw(snapshot, into: pixels, width: width, height: height, stride: stride)
+    }
+}
+
+/// A playlist's sound bank decoded on a thread of its own.
+final class SoundBankLoading: @unchecked Sendable {
+    // @unchecked Sendable: `bank` is written once by the loading thread before it signals `done`,
+    // and read only after waiting for `done`.
+    private var bank: SoundBank?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ playlist: LoadedPlaylist) {
+        let document = playlist.document, directory = playlist.baseDirectory
+        let thread = Thread { [self] in
+            bank = SoundBank(document: document, directory: directory, sampleRate: LiveAudio.sampleRate)
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// The bank, once loaded.
+    func wait() -> SoundBank {
+        done.wait()
+        done.signal()
+        return bank!
     }
 }
