@@ -112,6 +112,11 @@ public final class Player {
     /// The scene being left by the last navigation and its time then, so it slides away as it was.
     private var outgoing: (scene: Int, time: Double)?
     private var lastFrameStart: Double?
+    /// Set when the window must be drawn again although the frame did not change (resized, uncovered).
+    private var needsDraw = true
+    /// Identical frames in a row that were not drawn again (paused, nothing moving).
+    public private(set) var framesSkipped = 0
+    private var lastStepSkipped = false
 
     /// Loads the file, opens the window and the sound, and restores the saved language. Prints nothing:
     /// notes for the terminal (a corrupt settings file, the audio device) are in `notes`.
@@ -257,6 +262,15 @@ public final class Player {
         let composeStart = dependencies.now()
         let frame = composeFrame(heard: heard, offset: offset, now: now)
         let composed = dependencies.now()
+        // Paused with nothing moving: the picture on screen is already this frame; save the work.
+        if !needsDraw, !capturesFrames, let lastFrame, lastFrame.snapshot == frame, lastFrame.viewport == letterbox.viewport {
+            framesSkipped += 1
+            lastStepSkipped = true
+            if let limit = options.maximumDuration, now - startTime >= limit { end = .limitReached }
+            return
+        }
+        needsDraw = false
+        lastStepSkipped = false
         var renderFailure: String?
         let cost = try window.drawFrame(viewport: letterbox.viewport, clock: dependencies.now) { pixels, width, height, stride in
             do {
@@ -295,7 +309,7 @@ public final class Player {
     /// Keeps a loop without working vsync (software renderer, no display refresh) near 60 frames per
     /// second; with `--no-vsync` frames come as fast as they can.
     private func pace() {
-        guard options.vsync, let lastFrameStart else { return }
+        guard options.vsync || lastStepSkipped, let lastFrameStart else { return }
         let interval = 1.0 / 60 * 0.97
         let elapsed = dependencies.now() - lastFrameStart
         if elapsed < interval { usleep(useconds_t((interval - elapsed) * 1_000_000)) }
@@ -307,7 +321,7 @@ public final class Player {
             guard let translated = SDLInput.translate(event, pixelRatio: window.pixelRatio, letterbox: letterbox) else { continue }
             switch translated {
             case .close: end = .quit
-            case .resized: break
+            case .resized: needsDraw = true
             case .input(let input):
                 for intent in viewer.handle(input, at: now, context: viewerContext) { apply(intent, now: now) }
             }

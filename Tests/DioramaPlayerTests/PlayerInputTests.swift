@@ -206,3 +206,22 @@ extension WindowSuites {
         }
     }
 }
+
+extension WindowSuites.PlayerInputTests {
+    @Test func aPausedStillFrameIsNotDrawnAgainUntilSomethingChanges() throws {
+        let h = try PlayerHarness(showsOverlay: false)
+        try h.advance(0.5)
+        h.key(SDLK_SPACE)
+        try h.player.step()
+        let presented = h.player.framesPresented
+        try h.advance(0.5)
+        try h.advance(0.5)
+        #expect(h.player.framesPresented == presented, "the paused picture is already on screen")
+        // Pausing at the frame being heard changes nothing on screen either (no overlay, so no pause badge).
+        #expect(h.player.framesSkipped == 3)
+        h.key(SDLK_SPACE)
+        try h.advance(0.1)
+        try h.advance(0.1)
+        #expect(h.player.framesPresented == presented + 1, "moving again once resumed")
+    }
+}

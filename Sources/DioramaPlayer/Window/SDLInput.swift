@@ -6,7 +6,7 @@ public enum WindowEvent: Sendable, Equatable {
     case input(ViewerInput)
     /// The window was closed, or the process asked to quit.
     case close
-    /// The window changed size; the next frame re-letterboxes.
+    /// The window changed size or was uncovered: the next frame must be drawn even if nothing moved.
     case resized
 }
 
@@ -23,7 +23,7 @@ enum SDLInput {
         case SDL_WINDOWEVENT:
             switch SDL_WindowEventID(UInt32(event.window.event)) {
             case SDL_WINDOWEVENT_CLOSE: return .close
-            case SDL_WINDOWEVENT_SIZE_CHANGED, SDL_WINDOWEVENT_RESIZED: return .resized
+            case SDL_WINDOWEVENT_SIZE_CHANGED, SDL_WINDOWEVENT_RESIZED, SDL_WINDOWEVENT_EXPOSED: return .resized
             default: return nil
             }
         case SDL_MOUSEBUTTONDOWN where event.button.button == UInt8(SDL_BUTTON_LEFT):
