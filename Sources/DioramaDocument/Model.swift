@@ -1,3 +1,5 @@
+import Foundation
+
 // The scenes.json document as value types. Every key is documented in docs/FORMAT.md;
 // decoding (with source locations and diagnostics) lives in Decoding/.
 
@@ -710,10 +712,14 @@ public enum TimingCurve: Sendable, Equatable {
     /// Zero for bezier curves.
     public var settlingDuration: Rational {
         guard let (omega, zeta) = springParameters, omega > 0, zeta > 0 else { return .zero }
-        // The slowest decaying mode sets the pace; near critical damping the (1 + ωt) factor needs a margin.
-        let rate = zeta < 1 ? zeta * omega : omega * (zeta - (zeta * zeta - 1).squareRoot())
+        // The slowest decaying mode sets the pace. Released from rest, an underdamped spring's envelope is
+        // e^(-ζωt)/√(1-ζ²) and an overdamped one's slow mode has weight (ζ+s)/(2s), s = √(ζ²-1);
+        // near critical damping both factors blow up while the (1 + ωt) form holds, so a margin serves instead.
+        let slowRoot = zeta < 1 ? 0 : (zeta * zeta - 1).squareRoot()
+        let rate = zeta < 1 ? zeta * omega : omega * (zeta - slowRoot)
+        let amplitude = zeta < 1 ? 1 / (1 - zeta * zeta).squareRoot() : (zeta >= 1.2 ? (zeta + slowRoot) / (2 * slowRoot) : 1)
         let margin = abs(zeta - 1) < 0.2 ? 1.5 : 1.0
-        let seconds = 6.907755278982137 / rate * margin  // ln(1000) / rate
+        let seconds = log(1000 * amplitude) / rate * margin
         return Rational(Int128((seconds * 1000).rounded(.up)), 1000)
     }
 }

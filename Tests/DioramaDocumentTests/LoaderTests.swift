@@ -120,6 +120,18 @@ import Testing
                              "this cue never fires: with its offset it falls at -0.1 s, before the scene starts"])
     }
 
+    @Test func theDecodersDecimalReadingAgreesWithRationalDecimalLiteral() {
+        let literals = ["0", "-0", "1", "-3", "0.9", "24.5", "1.5e-3", "12E3", "1e+2", "-0.000001", "86400", "0.1e1",
+                        "123456.654321", "5e-7", "100e-2", "-7.25E-1"]
+        for literal in literals {
+            #expect(DocumentDecoder.DecimalParts(literal).rational == Rational(decimalLiteral: literal), "\(literal)")
+        }
+        #expect(DocumentDecoder.decimalPlaces(of: "1.25") == 2)
+        #expect(DocumentDecoder.decimalPlaces(of: "1.5e-3") == 4)
+        #expect(DocumentDecoder.decimalPlaces(of: "12e3") == 0)
+        #expect(DocumentDecoder.decimalPlaces(of: "0.1234567e1") == 6)
+    }
+
     @Test func decimalDescriptionsAreExact() {
         #expect(Rational(11, 2).decimalDescription == "5.5")
         #expect(Rational(-1, 20).decimalDescription == "-0.05")

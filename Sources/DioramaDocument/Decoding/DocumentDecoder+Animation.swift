@@ -3,6 +3,15 @@
 extension DocumentDecoder {
     static let shapeNodeTypes: Set<String> = ["rect", "circle", "ellipse", "polygon", "path", "wave", "line"]
 
+    // Computed once; every animation asks.
+    private static let basicOnly = ["from", "to", "curve", "duration"]
+    private static let trackKeys = DocumentKeys.animation.filter { !basicOnly.contains($0) }
+    private static let basicOnlyKeys = basicOnly.map {
+        (key: $0, owner: "from/to animations; a keyframe track gives each keyframe its value and curve")
+    }
+    private static let trackOnlyKeys = [(key: "keyframes", owner: "keyframe tracks")]
+    private static let propertyOptions = AnimatableProperty.allCases.map { (name: $0.rawValue, value: $0) }
+
     /// The node's valid animations, and the ids of those that have errors (so cues naming them are not reported twice).
     func decodeAnimations(_ elements: [JSONValue], path: String, nodeType: String, what nodeWhat: String,
                           style: NodeStyle, styleFields: Fields) -> (animations: [Animation], broken: Set<String>) {
@@ -40,19 +49,16 @@ extension DocumentDecoder {
         let isTrack: Bool
         if case .object(let members) = value.kind { isTrack = members.contains { $0.key == "keyframes" } } else { isTrack = false }
         let what = isTrack ? "a keyframe track" : "an animation"
-        let keys = isTrack ? DocumentKeys.animation.filter { !["from", "to", "curve", "duration"].contains($0) }
-                           : DocumentKeys.animation
-        let trackOnly = isTrack ? [] : [(key: "keyframes", owner: "keyframe tracks")]
-        let basicOnly = isTrack ? ["from", "to", "curve", "duration"].map { (key: $0, owner: "from/to animations; a keyframe track gives each keyframe its value and curve") } : []
-        guard let fields = object(value, path: path, what: what, keys: keys, otherKeys: trackOnly + basicOnly) else { return nil }
+        guard let fields = isTrack
+            ? object(value, path: path, what: what, keys: Self.trackKeys, otherKeys: Self.basicOnlyKeys)
+            : object(value, path: path, what: what, keys: DocumentKeys.animation, otherKeys: Self.trackOnlyKeys) else { return nil }
 
         let id = string(fields, "id", what: what, required: false)
         // `property` is the one named, so values are still checked against it when it does not apply to this node.
         var property: AnimatableProperty?
         var applies = false
         if let member = fields["property"] {
-            property = choice(member.value, path: fields.path("property"),
-                              options: AnimatableProperty.allCases.map { ($0.rawValue, $0) }, what: "animatable property")
+            property = choice(member.value, path: fields.path("property"), options: Self.propertyOptions, what: "animatable property")
             if let property {
                 if let problem = Self.applicability(of: property, nodeType: nodeType, style: style, styleFields: styleFields) {
                     error(member.value.offset, fields.path("property"), "\"\(property.rawValue)\" cannot be animated on \(nodeWhat): \(problem.reason)",
@@ -335,13 +341,13 @@ extension DocumentDecoder {
         }
     }
 
-    func animationValue(_ value: JSONValue, path: String, property: AnimatableProperty) -> AnimationValue? {
+    func animationValue(_ value: JSONValue, path: @autoclosure () -> String, property: AnimatableProperty) -> AnimationValue? {
         if property.isColor {
             guard case .string = value.kind else {
-                error(value.offset, path, "\"\(property.rawValue)\" is a colour: give a colour like \"#ff8800\", not \(value.typeDescription)")
+                error(value.offset, path(), "\"\(property.rawValue)\" is a colour: give a colour like \"#ff8800\", not \(value.typeDescription)")
                 return nil
             }
-            return color(value, path: path).map { .color($0) }
+            return color(value, path: path()).map { .color($0) }
         }
         let (range, unit) = Self.valueRange(of: property)
         guard case .number = value.kind else {
@@ -350,9 +356,9 @@ extension DocumentDecoder {
                 hint = text.hasPrefix("#") ? "colours animate through \"fill.color\", \"stroke.color\" or \"shadow.color\""
                     : Double(text) != nil ? "write the number without quotes" : nil
             }
-            error(value.offset, path, "\"\(property.rawValue)\" takes a number (\(unit)), not \(value.typeDescription)", hint: hint)
+            error(value.offset, path(), "\"\(property.rawValue)\" takes a number (\(unit)), not \(value.typeDescription)", hint: hint)
             return nil
         }
-        return number(value, path: path, range: range).map { .number($0) }
+        return number(value, path: path(), range: range).map { .number($0) }
     }
 }

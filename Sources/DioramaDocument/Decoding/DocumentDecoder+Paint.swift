@@ -2,29 +2,29 @@
 
 extension DocumentDecoder {
     /// `#rgb`, `#rgba`, `#rrggbb` or `#rrggbbaa`; a bad digit is reported at its own column.
-    func color(_ value: JSONValue, path: String) -> Color? {
+    func color(_ value: JSONValue, path: @autoclosure () -> String) -> Color? {
         guard case .string(let text) = value.kind else {
-            typeMismatch(value, path: path, expected: "a colour like \"#ff8800\"")
+            typeMismatch(value, path: path(), expected: "a colour like \"#ff8800\"")
             return nil
         }
         if let color = Color(hex: text) { return color }
         let hint = "colours are \"#rgb\", \"#rgba\", \"#rrggbb\" or \"#rrggbbaa\" in hexadecimal"
         guard text.first == "#" else {
             let named = Self.namedColors.first { $0.name == text.lowercased() }
-            error(value.offset, path, "\"\(Self.shortened(text))\" is not a colour",
+            error(value.offset, path(), "\"\(Self.shortened(text))\" is not a colour",
                   hint: named.map { "write \"\($0.hex)\" for \($0.name)" } ?? hint)
             return nil
         }
         var utf8Index = 1
         for character in text.dropFirst() {
             if character.hexDigitValue == nil {
-                error(offset(inStringAt: value.offset, utf8Index: utf8Index), path,
+                error(offset(inStringAt: value.offset, utf8Index: utf8Index), path(),
                       "'\(character)' is not a hexadecimal digit in the colour \"\(Self.shortened(text))\"", hint: hint)
                 return nil
             }
             utf8Index += character.utf8.count
         }
-        error(value.offset, path, "the colour \"\(Self.shortened(text))\" has \(text.count - 1) digits; it needs 3, 4, 6 or 8", hint: hint)
+        error(value.offset, path(), "the colour \"\(Self.shortened(text))\" has \(text.count - 1) digits; it needs 3, 4, 6 or 8", hint: hint)
         return nil
     }
 

@@ -26,6 +26,7 @@ final class DocumentDecoder {
 
     func error(_ offset: Int, _ path: String, _ message: String, hint: String? = nil) {
         problems.append(Problem(offset: offset, path: path, message: message, hint: hint))
+        errorCount += 1
     }
 
     func warning(_ offset: Int, _ path: String, _ message: String, hint: String? = nil) {
@@ -45,7 +46,8 @@ final class DocumentDecoder {
         if errorCount == 0 { problems += advice }
     }
 
-    var errorCount: Int { problems.lazy.filter { $0.severity == .error }.count }
+    /// Errors reported so far (decoding compares it before and after a part to know whether the part failed).
+    private(set) var errorCount = 0
 
     /// The "one line:column" text of an offset, for messages that mention a second place.
     func locationText(_ offset: Int) -> String {
@@ -201,18 +203,18 @@ final class DocumentDecoder {
 
     /// A number value; nil (after reporting) when it is not a number, not finite as a Double, or out of range.
     /// `name` replaces the key in messages where the path alone does not say what the number is.
-    func number(_ value: JSONValue, path: String, range: NumberRange, unit: String? = nil, name: String? = nil,
+    func number(_ value: JSONValue, path: @autoclosure () -> String, range: NumberRange, unit: String? = nil, name: String? = nil,
                 hint: String? = nil) -> Double? {
         guard case .number(let literal) = value.kind else {
-            typeMismatch(value, path: path, expected: unit.map { "a number (\($0))" } ?? "a number")
+            typeMismatch(value, path: path(), expected: unit.map { "a number (\($0))" } ?? "a number")
             return nil
         }
         guard let double = Double(literal), double.isFinite else {
-            error(value.offset, path, "the number \(Self.shortened(literal)) is too large", hint: "it must be \(range.requirement)")
+            error(value.offset, path(), "the number \(Self.shortened(literal)) is too large", hint: "it must be \(range.requirement)")
             return nil
         }
         guard range.contains(double) else {
-            error(value.offset, path, "\(name ?? "\"\(Self.lastKey(of: path))\"") must be \(range.requirement), not \(Self.shortened(literal))",
+            error(value.offset, path(), "\(name ?? "\"\(Self.lastKey(of: path()))\"") must be \(range.requirement), not \(Self.shortened(literal))",
                   hint: hint)
             return nil
         }
@@ -232,22 +234,22 @@ final class DocumentDecoder {
         return number(member.value, path: fields.path(key), range: range, unit: unit)
     }
 
-    func integer(_ value: JSONValue, path: String, range: ClosedRange<Int>) -> Int? {
+    func integer(_ value: JSONValue, path: @autoclosure () -> String, range: ClosedRange<Int>) -> Int? {
         guard case .number(let literal) = value.kind else {
-            typeMismatch(value, path: path, expected: "a whole number")
+            typeMismatch(value, path: path(), expected: "a whole number")
             return nil
         }
         guard let integer = Self.integerValue(literal) else {
             if let double = Double(literal), double.isFinite, abs(double) < 1e18 {
-                error(value.offset, path, "\"\(Self.lastKey(of: path))\" must be a whole number, not \(Self.shortened(literal))")
+                error(value.offset, path(), "\"\(Self.lastKey(of: path()))\" must be a whole number, not \(Self.shortened(literal))")
             } else {
-                error(value.offset, path, "the number \(Self.shortened(literal)) is too large",
+                error(value.offset, path(), "the number \(Self.shortened(literal)) is too large",
                       hint: "it must be between \(NumberRange.format(Double(range.lowerBound))) and \(NumberRange.format(Double(range.upperBound)))")
             }
             return nil
         }
         guard range.contains(integer) else {
-            error(value.offset, path, "\"\(Self.lastKey(of: path))\" must be between \(NumberRange.format(Double(range.lowerBound))) and \(NumberRange.format(Double(range.upperBound))), not \(Self.shortened(literal))")
+            error(value.offset, path(), "\"\(Self.lastKey(of: path()))\" must be between \(NumberRange.format(Double(range.lowerBound))) and \(NumberRange.format(Double(range.upperBound))), not \(Self.shortened(literal))")
             return nil
         }
         return integer
@@ -261,9 +263,9 @@ final class DocumentDecoder {
         return Int(rational.numerator)
     }
 
-    func string(_ value: JSONValue, path: String, what: String? = nil) -> String? {
+    func string(_ value: JSONValue, path: @autoclosure () -> String, what: String? = nil) -> String? {
         guard case .string(let text) = value.kind else {
-            typeMismatch(value, path: path, expected: "a string", what: what)
+            typeMismatch(value, path: path(), expected: "a string", what: what)
             return nil
         }
         return text
@@ -293,14 +295,14 @@ final class DocumentDecoder {
     }
 
     /// A string from a fixed set, with "did you mean" for typos.
-    func choice<T>(_ value: JSONValue, path: String, options: [(name: String, value: T)], what: String) -> T? {
+    func choice<T>(_ value: JSONValue, path: @autoclosure () -> String, options: [(name: String, value: T)], what: String) -> T? {
         guard case .string(let text) = value.kind else {
-            typeMismatch(value, path: path, expected: "one of \(Self.list(options.map { "\"\($0.name)\"" }, conjunction: "or"))")
+            typeMismatch(value, path: path(), expected: "one of \(Self.list(options.map { "\"\($0.name)\"" }, conjunction: "or"))")
             return nil
         }
         if let match = options.first(where: { $0.name == text }) { return match.value }
         let names = options.map(\.name)
-        error(value.offset, path, "unknown \(what) \"\(text)\"",
+        error(value.offset, path(), "unknown \(what) \"\(text)\"",
               hint: Self.suggestion(for: text, among: names) ?? "use one of \(Self.list(names.map { "\"\($0)\"" }, conjunction: "or"))")
         return nil
     }
@@ -316,21 +318,22 @@ final class DocumentDecoder {
     // MARK: - Exact times
 
     /// A timing literal as an exact rational: at most 6 decimal places, within `range`.
-    func time(_ value: JSONValue, path: String, minimum: Rational?, minimumIsExclusive: Bool = false,
+    func time(_ value: JSONValue, path: @autoclosure () -> String, minimum: Rational?, minimumIsExclusive: Bool = false,
               maximum: Rational? = DocumentLimits.maximumSceneDuration, unit: String? = "seconds") -> Rational? {
         guard case .number(let literal) = value.kind else {
-            typeMismatch(value, path: path, expected: unit.map { "a number of \($0)" } ?? "a number",
+            typeMismatch(value, path: path(), expected: unit.map { "a number of \($0)" } ?? "a number",
                          hint: { if case .string(let text) = value.kind, Double(text) != nil { return "write the number without quotes" }; return nil }())
             return nil
         }
-        let places = Self.decimalPlaces(of: literal)
+        let parts = DecimalParts(literal)
+        let places = parts.decimalPlaces
         if places > DocumentLimits.maximumTimingDecimalPlaces {
-            error(value.offset, path, "\(Self.shortened(literal)) has \(places) decimal places; timing values take at most \(DocumentLimits.maximumTimingDecimalPlaces) (microseconds)",
+            error(value.offset, path(), "\(Self.shortened(literal)) has \(places) decimal places; timing values take at most \(DocumentLimits.maximumTimingDecimalPlaces) (microseconds)",
                   hint: "round it to 6 decimal places")
             return nil
         }
-        guard let double = Double(literal), double.isFinite, abs(double) <= 1e15, let exact = Rational(decimalLiteral: literal) else {
-            error(value.offset, path, "the number \(Self.shortened(literal)) is too large",
+        guard let double = Double(literal), double.isFinite, abs(double) <= 1e15, let exact = parts.rational else {
+            error(value.offset, path(), "the number \(Self.shortened(literal)) is too large",
                   hint: "times are at most \(Self.seconds(maximum ?? DocumentLimits.maximumSceneDuration)) s")
             return nil
         }
@@ -342,32 +345,75 @@ final class DocumentDecoder {
         if let requirement {
             let range = [minimum.map { (minimumIsExclusive ? "greater than " : "at least ") + Self.seconds($0) },
                          maximum.map { "at most " + Self.seconds($0) }].compactMap { $0 }
-            error(value.offset, path, "\"\(Self.lastKey(of: path))\" must be \(Self.list(range, conjunction: "and"))\(unit.map { " " + $0 } ?? ""), not \(Self.shortened(literal))",
+            error(value.offset, path(), "\"\(Self.lastKey(of: path()))\" must be \(Self.list(range, conjunction: "and"))\(unit.map { " " + $0 } ?? ""), not \(Self.shortened(literal))",
                   hint: requirement.hasPrefix("at most") && maximum == DocumentLimits.maximumSceneDuration ? "86,400 s is one day, the longest a scene may last" : nil)
             return nil
         }
         return exact
     }
 
-    /// Digits after the point minus the exponent: `1.25` has 2, `1.5e-3` has 4, `12e3` has 0.
-    static func decimalPlaces(of literal: String) -> Int {
-        var fraction = 0
-        var inFraction = false
-        var exponentText = ""
-        var inExponent = false
-        for character in literal {
-            if inExponent { exponentText.append(character); continue }
-            switch character {
-            case ".": inFraction = true
-            case "e", "E": inExponent = true
-            case "0"..."9": if inFraction { fraction += 1 }
-            default: break
+    /// The parts of a JSON number literal (already checked by the parser): digits without the point,
+    /// digits after the point, and the exponent (clamped: absurd exponents fail the magnitude checks).
+    struct DecimalParts {
+        var negative = false
+        /// nil when the digits overflow 128 bits.
+        var mantissa: Int128? = 0
+        var fractionDigits = 0
+        var exponent = 0
+
+        init(_ literal: String) {
+            var inFraction = false
+            var exponentSign = 1
+            var exponentValue = 0
+            var inExponent = false
+            for byte in literal.utf8 {
+                switch byte {
+                case UInt8(ascii: "-"):
+                    if inExponent { exponentSign = -1 } else { negative = true }
+                case UInt8(ascii: "+"):
+                    break
+                case UInt8(ascii: "."):
+                    inFraction = true
+                case UInt8(ascii: "e"), UInt8(ascii: "E"):
+                    inExponent = true
+                default:
+                    let digit = Int(byte) - 48
+                    if inExponent {
+                        exponentValue = min(exponentValue * 10 + digit, 10_000_000)
+                    } else {
+                        if inFraction { fractionDigits += 1 }
+                        if let current = mantissa {
+                            let (times10, overflow1) = current.multipliedReportingOverflow(by: 10)
+                            let (sum, overflow2) = times10.addingReportingOverflow(Int128(digit))
+                            mantissa = overflow1 || overflow2 ? nil : sum
+                        }
+                    }
+                }
             }
+            exponent = exponentSign * exponentValue
         }
-        let exponent = Int(exponentText) ?? (exponentText.isEmpty ? 0 : (exponentText.hasPrefix("-") ? Int.min / 2 : Int.max / 2))
-        // Clamp: an absurd exponent is caught by the magnitude checks.
-        let places = fraction - max(-1_000_000, min(1_000_000, exponent))
-        return max(0, places)
+
+        /// Digits after the point minus the exponent: `1.25` has 2, `1.5e-3` has 4, `12e3` has 0.
+        var decimalPlaces: Int { max(0, fractionDigits - exponent) }
+
+        /// The exact value, or nil when it does not fit a rational of 128-bit parts.
+        var rational: Rational? {
+            guard let mantissa else { return nil }
+            let power = exponent - fractionDigits
+            guard abs(power) <= 30 else { return mantissa == 0 ? .zero : nil }
+            var scale: Int128 = 1
+            for _ in 0..<abs(power) { scale *= 10 }
+            let signed = negative ? -mantissa : mantissa
+            if power >= 0 {
+                let (product, overflow) = signed.multipliedReportingOverflow(by: scale)
+                return overflow ? nil : Rational(product, 1)
+            }
+            return Rational(signed, scale)
+        }
+    }
+
+    static func decimalPlaces(of literal: String) -> Int {
+        DecimalParts(literal).decimalPlaces
     }
 
     /// Seconds as a plain decimal ("5.5", "86400", "1/3" only for non-decimal values).
