@@ -177,6 +177,30 @@ import Testing
 
     static let documentationFiles = ["docs/FORMAT.md", "docs/COMPOSING.md"]
 
+    /// A ```text block marked `<!-- output: timeline NAME -->` shows `diorama timeline NAME` for the last whole
+    /// document above it; it must be exactly what the timeline prints.
+    @Test func timelineOutputShownInTheTutorialIsReal() throws {
+        let lines = try Self.read("docs/COMPOSING.md").components(separatedBy: "\n")
+        let examples = try Self.examples(in: "docs/COMPOSING.md")
+        var checked = 0
+        for (index, line) in lines.enumerated() where line.hasPrefix("<!-- output: timeline ") && line.hasSuffix(" -->") {
+            let name = String(line.dropFirst("<!-- output: timeline ".count).dropLast(" -->".count))
+            let document = try #require(examples.last { $0.line < index + 1 && $0.definition == nil && $0.invalidName == nil },
+                                        "no document above line \(index + 1)")
+            var shown: [String] = []
+            var next = index + 2  // past the ```text line
+            while next < lines.count, !lines[next].hasPrefix("```") {
+                if !lines[next].hasPrefix("$ ") { shown.append(lines[next]) }
+                next += 1
+            }
+            let printed = try DocumentFixtures.timelineText(document.text, name: name)
+            #expect(printed.trimmingCharacters(in: .newlines) == shown.joined(separator: "\n").trimmingCharacters(in: .newlines),
+                    "COMPOSING.md line \(index + 1) shows timeline output that differs from:\n\(printed)")
+            checked += 1
+        }
+        #expect(checked >= 1)
+    }
+
     @Test func everyExampleInTheDocsValidatesAgainstTheSchemaAndTheDecoder() throws {
         var instances: [SchemaValidation.Instance] = []
         for file in Self.documentationFiles {

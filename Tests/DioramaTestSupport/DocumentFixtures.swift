@@ -1,4 +1,5 @@
 import DioramaDocument
+import DioramaTimeline
 
 /// scenes.json text for tests that go through the parser, and helpers to decode it.
 public enum DocumentFixtures {
@@ -52,6 +53,11 @@ public enum DocumentFixtures {
     /// Decodes `json` as a file named `name` (in messages only; nothing is read from disk).
     public static func decode(_ json: String, name: String = "scenes.json") throws(DocumentLoadError) -> LoadedDocument {
         try DocumentLoader.decode(bytes: Array(json.utf8), path: name)
+    }
+
+    /// What `diorama timeline NAME` prints for `json` (48 kHz), so docs can show real output and tests keep it true.
+    public static func timelineText(_ json: String, name: String) throws(DocumentLoadError) -> String {
+        TimelineReport(document: try decode(json, name: name).document, sampleRate: 48_000).text(file: name)
     }
 
     /// The diagnostics `json` produces, errors and warnings, rendered as `diorama check` prints them.
