@@ -39,7 +39,11 @@ struct Check: AsyncParsableCommand {
             throw ExitCode(2)
         }
         let fileProblems = DocumentLoader.mediaFileDiagnostics(for: loaded)
-        let diagnostics = loaded.warnings + fileProblems + soundDecodingDiagnostics(loaded, skipping: fileProblems)
+        // In file order, as the loader's own diagnostics are.
+        let diagnostics = (loaded.warnings + fileProblems + soundDecodingDiagnostics(loaded, skipping: fileProblems))
+            .enumerated().sorted { lhs, rhs in
+                (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
+            }.map(\.element)
         report(diagnostics)
         if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(2) }
         let document = loaded.document
