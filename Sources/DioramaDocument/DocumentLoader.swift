@@ -208,8 +208,11 @@ public enum DocumentLoader {
     }
 
     static func absoluteDirectory(of path: String) -> String {
-        let url = URL(fileURLWithPath: path.isEmpty ? "." : path)
-        return url.deletingLastPathComponent().standardizedFileURL.path
+        // A document decoded from memory without a name resolves against the current folder.
+        if path.isEmpty || path.hasSuffix("/") {
+            return URL(fileURLWithPath: path.isEmpty ? FileManager.default.currentDirectoryPath : path).standardizedFileURL.path
+        }
+        return URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
     }
 
     static func resolve(_ path: String, against base: String) -> String {

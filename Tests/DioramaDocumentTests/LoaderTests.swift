@@ -113,11 +113,15 @@ import Testing
             { "canvas": { "width": 10, "height": 10 }, "sounds": { "s": "a.wav" },
               "scenes": [{ "id": "x", "duration": 2,
                 "cues": [{ "sound": "s", "at": 1.9, "offset": 0.1 }, { "sound": "s", "at": 0.5, "offset": -0.6 },
-                         { "sound": "s", "at": 1.9, "offset": 0.099999 }] }] }
+                         { "sound": "s", "at": 1.9, "offset": 0.099999 },
+                         { "sound": "s", "node": "n", "animation": "late", "on": "iteration" }],
+                "nodes": [{ "type": "circle", "id": "n", "r": 1, "fill": "#fff",
+                            "animations": [{ "id": "late", "property": "opacity", "to": 0, "duration": 1, "delay": 2 }] }] }] }
             """
         let warnings = try DocumentFixtures.decode(json, name: "w.json").warnings.map(\.message)
         #expect(warnings == ["this cue never fires: the scene lasts 2 s",
-                             "this cue never fires: with its offset it falls at -0.1 s, before the scene starts"])
+                             "this cue never fires: with its offset it falls at -0.1 s, before the scene starts",
+                             "this cue never fires: \"late\" starts at 2 s, when the scene (2 s) is over"])
     }
 
     @Test func theDecodersDecimalReadingAgreesWithRationalDecimalLiteral() {
@@ -130,6 +134,15 @@ import Testing
         #expect(DocumentDecoder.decimalPlaces(of: "1.5e-3") == 4)
         #expect(DocumentDecoder.decimalPlaces(of: "12e3") == 0)
         #expect(DocumentDecoder.decimalPlaces(of: "0.1234567e1") == 6)
+    }
+
+    @Test func baseDirectoriesAreAbsolute() {
+        let current = URL(fileURLWithPath: FileManager.default.currentDirectoryPath).standardizedFileURL.path
+        #expect(DocumentLoader.absoluteDirectory(of: "") == current)
+        #expect(DocumentLoader.absoluteDirectory(of: "scenes.json") == current)
+        #expect(DocumentLoader.absoluteDirectory(of: "/a/b/scenes.json") == "/a/b")
+        #expect(DocumentLoader.resolve("media/x.wav", against: "/a/b") == "/a/b/media/x.wav")
+        #expect(DocumentLoader.resolve("/abs/x.wav", against: "/a/b") == "/abs/x.wav")
     }
 
     @Test func decimalDescriptionsAreExact() {

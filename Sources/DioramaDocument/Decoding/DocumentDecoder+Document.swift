@@ -275,7 +275,7 @@ extension DocumentDecoder {
                 }
             }
         } else if bound {
-            trigger = animationTrigger(fields, scope: scope)
+            trigger = animationTrigger(fields, scope: scope, sceneDuration: sceneDuration, offset: offset)
         } else {
             missing("at", in: fields, what: what,
                     hint: "give a scene time (\"at\": 5.5) or bind it to an animation with \"node\", \"animation\" and \"on\"")
@@ -284,7 +284,7 @@ extension DocumentDecoder {
         return Cue(sound: sound, trigger: trigger, offset: offset, gain: gain, pan: pan)
     }
 
-    private func animationTrigger(_ fields: Fields, scope: SceneScope) -> CueTrigger? {
+    private func animationTrigger(_ fields: Fields, scope: SceneScope, sceneDuration: Rational?, offset: Rational?) -> CueTrigger? {
         let what = "a cue bound to an animation"
         let nodeID = string(fields, "node", what: what, required: true)
         let animationID = string(fields, "animation", what: what, required: true)
@@ -322,6 +322,11 @@ extension DocumentDecoder {
             error(onMember.value.offset, fields.path("on"), "\"\(animationID)\" is a from/to animation, which has no keyframes",
                   hint: "use \"to\", \"from\" or \"iteration\", or make it a keyframe track")
             return nil
+        case _ where sceneDuration.map { animation.delay + (offset ?? .zero) >= $0 } ?? false:
+            // No event of an animation comes before its delay.
+            warning(onMember.value.offset, fields.path("on"),
+                    "this cue never fires: \"\(animationID)\" starts at \(Self.seconds(animation.delay)) s, when the scene (\(Self.seconds(sceneDuration!)) s) is over",
+                    hint: "shorten the animation's delay or lengthen the scene")
         case (.reachesFrom, _) where !animation.autoreverses:
             warning(onMember.value.offset, fields.path("on"), "this cue never fires: \"\(animationID)\" does not autoreverse, so it never arrives back at its start",
                     hint: "use \"iteration\" for the start of each iteration, or set \"autoreverses\": true")
