@@ -116,7 +116,10 @@ public final class Player {
     private var needsDraw = true
     /// Identical frames in a row that were not drawn again (paused, nothing moving).
     public private(set) var framesSkipped = 0
-    private var lastStepSkipped = false
+    /// Whether the last `step()` found nothing new to draw.
+    public private(set) var lastStepSkipped = false
+    /// Frames of the audio clock that pass between reading the clock and presenting the frame drawn for it.
+    private var presentationLead = 0.0
 
     /// Loads the file, opens the window and the sound, and restores the saved language. Prints nothing:
     /// notes for the terminal (a corrupt settings file, the audio device) are in `notes`.
@@ -143,13 +146,24 @@ public final class Player {
         }
         language = LanguageChoice.initial(languages: loaded.document.languages, override: options.languageOverride, saved: saved)
 
+        let canvas = loaded.document.canvas
+        let size = options.windowSize ?? Size(width: canvas.width, height: canvas.height)
+        let layout = OverlayLayout(canvas: Size(width: canvas.width, height: canvas.height), sceneCount: loaded.document.scenes.count)
+        dependencies.scenes.prepare(loaded.document)
+        let startFrame = Self.startFrame(of: loaded.document, language: language, layout: layout, showsOverlay: options.showsOverlay,
+                                         dependencies: dependencies)
+        // Draw the first frame on another core while SDL opens the window (the window is expected to be the
+        // size asked for; if it is not, the frame is drawn again at the size it got).
+        let expected = Letterbox(canvas: startFrame.canvas, window: size).viewport
+        let imageDirectory = loaded.baseDirectory
+        let prerendered = dependencies.makeBackgroundRenderer.map { make in
+            BackgroundFrame(startFrame, width: Int(expected.width), height: Int(expected.height), renderer: { make(imageDirectory) })
+        }
         do {
             try VideoSystem.start()
         } catch {
             throw .display(error)
         }
-        let canvas = loaded.document.canvas
-        let size = options.windowSize ?? Size(width: canvas.width, height: canvas.height)
         let window: PlayerWindow
         do {
             window = try PlayerWindow(title: "Diorama", width: Int(size.width), height: Int(size.height), vsync: options.vsync,
@@ -158,12 +172,9 @@ public final class Player {
             throw .window(error)
         }
         self.window = window
-        dependencies.scenes.prepare(loaded.document)
-        let layout = OverlayLayout(canvas: Size(width: canvas.width, height: canvas.height), sceneCount: loaded.document.scenes.count)
         // The first frame (the playlist's start) is on screen while the sounds finish loading.
         do {
-            firstFrameTime = try Self.presentStart(of: loaded.document, in: window, language: language, layout: layout,
-                                                   showsOverlay: options.showsOverlay, dependencies: dependencies)
+            firstFrameTime = try Self.present(startFrame, prerendered: prerendered, in: window, dependencies: dependencies)
         } catch {
             throw .window(error)
         }
@@ -186,17 +197,30 @@ public final class Player {
         updateTitle()
     }
 
-    /// Draws and presents the first scene at its start, with the overlay; returns when it was presented.
-    private static func presentStart(of document: Document, in window: PlayerWindow, language: String, layout: OverlayLayout,
-                                     showsOverlay: Bool, dependencies: PlayerDependencies) throws(WindowError) -> Double {
+    /// The first scene at its start, with the overlay.
+    private static func startFrame(of document: Document, language: String, layout: OverlayLayout, showsOverlay: Bool,
+                                   dependencies: PlayerDependencies) -> Snapshot {
         let scene = dependencies.scenes.snapshot(of: document, scene: 0, time: 0, language: language)
         let title = document.scenes[0].title.resolved(language: language, fallback: document.languages.fallback)
         let overlay = OverlayComposer(layout: layout).nodes(for: OverlayContent(
             progress: Array(repeating: 0, count: document.scenes.count), currentScene: 0, title: title, showsBars: showsOverlay))
-        let frame = FrameComposer.compose(scene: scene, overlay: overlay)
-        let canvas = Size(width: document.canvas.width, height: document.canvas.height)
-        try window.drawFrame(viewport: Letterbox(canvas: canvas, window: window.drawableSize).viewport, clock: dependencies.now) {
-            pixels, width, height, stride in
+        return FrameComposer.compose(scene: scene, overlay: overlay)
+    }
+
+    /// Presents the first frame, from the background render when it has the window's size; returns when it was presented.
+    private static func present(_ frame: Snapshot, prerendered: BackgroundFrame?, in window: PlayerWindow,
+                                dependencies: PlayerDependencies) throws(WindowError) -> Double {
+        let viewport = Letterbox(canvas: frame.canvas, window: window.drawableSize).viewport
+        let ready = prerendered?.wait()
+        try window.drawFrame(viewport: viewport, clock: dependencies.now) { pixels, width, height, stride in
+            if let ready, ready.width == width, ready.height == height {
+                ready.pixels.withUnsafeBytes { source in
+                    for row in 0..<height {
+                        (pixels + row * stride).copyMemory(from: source.baseAddress! + row * width * 4, byteCount: width * 4)
+                    }
+                }
+                return
+            }
             do {
                 try dependencies.renderer.draw(frame, into: pixels, width: width, height: height, stride: stride)
             } catch {
@@ -252,7 +276,10 @@ public final class Player {
         if watch.poll(at: now) { reload(now: now, reason: "file changed") }
         playback.update()
 
-        let heardFrame = audio.output.heardFrame()
+        // Draw the moment that will be heard when this frame reaches the screen: now, plus what drawing and
+        // presenting have been taking.
+        let heardNow = audio.output.heardFrame()
+        let heardFrame = heardNow + presentationLead
         let heard = playback.position(atHeard: heardFrame)
         if heard.hasEnded {
             end = .finished
@@ -289,10 +316,16 @@ public final class Player {
         lastFrameCost = FrameCost(compose: composed - composeStart, render: cost.draw, upload: cost.upload,
                                   present: presented - beforePresent)
         if firstPlayingFrameTime == nil { firstPlayingFrameTime = presented }
+        let heardAtPresent = audio.output.heardFrame()
+        if heardAtPresent > heardNow {
+            // An average over a few frames, at most a tenth of a second.
+            let observed = heardAtPresent - heardNow
+            presentationLead = min(max(0.8 * presentationLead + 0.2 * observed, 0), Double(sampleRate) / 10)
+        }
         if let log {
             let rate = Double(sampleRate)
             log.frame(FrameLogEntry(index: framesPresented, monotonic: presented, audioFrame: heardFrame, audioClock: heardFrame / rate,
-                                    presentedAudioClock: audio.output.heardFrame() / rate, sceneIndex: heard.sceneIndex,
+                                    presentedAudioClock: heardAtPresent / rate, sceneIndex: heard.sceneIndex,
                                     sceneID: document.scenes[heard.sceneIndex].id, sceneTime: heard.sceneTime(sampleRate: sampleRate),
                                     paused: heard.isPaused, pageOffset: offset))
             for cue in playback.takeStartedCues() {
@@ -457,5 +490,32 @@ public final class Player {
             : nil
         let scene = dependencies.scenes.snapshot(of: document, scene: page, time: time(of: page), language: language)
         return FrameComposer.compose(scene: scene, offset: offset, neighbour: neighbour, overlay: overlay)
+    }
+}
+
+/// A frame drawn on a thread of its own, with a renderer made on that thread.
+final class BackgroundFrame: @unchecked Sendable {
+    // @unchecked Sendable: `result` is written once by the drawing thread before it signals `done`,
+    // and read only after waiting for `done`.
+    private var result: (pixels: [UInt32], width: Int, height: Int)?
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ snapshot: Snapshot, width: Int, height: Int, renderer makeRenderer: @escaping @Sendable () -> any SnapshotRendering) {
+        let thread = Thread { [self] in
+            var pixels = [UInt32](repeating: 0, count: max(1, width * height))
+            let drawn: Bool = pixels.withUnsafeMutableBytes { buffer in
+                (try? makeRenderer().draw(snapshot, into: buffer.baseAddress!, width: width, height: height, stride: width * 4)) != nil
+            }
+            if drawn { result = (pixels, width, height) }
+            done.signal()
+        }
+        thread.start()
+    }
+
+    /// The drawn pixels (ARGB32 rows of `width`), or nil when drawing failed.
+    func wait() -> (pixels: [UInt32], width: Int, height: Int)? {
+        done.wait()
+        done.signal()
+        return result
     }
 }

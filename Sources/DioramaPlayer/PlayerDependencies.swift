@@ -72,6 +72,10 @@ public struct PlayerDependencies {
     public var audio: (LoadedPlaylist) -> AudioSetup
     /// Monotonic seconds, for the interface's animations and timers.
     public var now: () -> Double
+    /// Makes a renderer for another thread, to draw the first frame while the window opens (nil: draw it
+    /// on the main thread once the window is open).
+    /// The argument is the folder image paths are relative to.
+    public var makeBackgroundRenderer: (@Sendable (_ imageDirectory: String) -> any SnapshotRendering)?
 
     public init(load: @escaping (String) -> Result<LoadedPlaylist, PlaylistLoadFailure>, scenes: any SceneSource,
                 renderer: any SnapshotRendering, cueFrames: @escaping (Document, Int, Int) -> [(frame: Int64, cue: Cue)],

@@ -79,6 +79,11 @@ struct PlayerBench: ParsableCommand {
         var firstPresented: Double?
         while player.end == nil {
             try player.step()
+            if player.lastStepSkipped {
+                // The clock has not moved since the last frame: nothing new to draw yet.
+                usleep(500)
+                continue
+            }
             costs.append(player.lastFrameCost)
             if firstPresented == nil { firstPresented = player.firstFrameTime }
         }

@@ -1,6 +1,7 @@
 import DioramaDocument
 import DioramaTimeline
 @testable import DioramaPlayer
+import DioramaTestSupport
 import Testing
 
 @Suite struct OverlayTests {
@@ -98,5 +99,19 @@ import Testing
         #expect(abs(point.x - 640) < 1e-9 && abs(point.y - 360) < 1e-9)
         let wide = Letterbox(canvas: Size(width: 640, height: 360), window: Size(width: 1920, height: 720))
         #expect(wide.viewport == Rect(x: 320, y: 0, width: 1280, height: 720))
+    }
+}
+
+@Suite struct BackgroundFrameTests {
+    @Test func aFrameDrawnOnAnotherThreadEqualsOneDrawnHere() throws {
+        let document = PlayerFixtures.story()
+        let snapshot = ClockSceneSource().snapshot(of: document, scene: 1, time: 1.5, language: "en")
+        let background = BackgroundFrame(snapshot, width: 320, height: 180) { FlatRenderer() }
+        var here = [UInt32](repeating: 0, count: 320 * 180)
+        here.withUnsafeMutableBytes { FlatRenderer().draw(snapshot, into: $0.baseAddress!, width: 320, height: 180, stride: 320 * 4) }
+        let drawn = try #require(background.wait())
+        #expect(drawn.width == 320 && drawn.height == 180)
+        #expect(drawn.pixels == here)
+        #expect(background.wait()?.pixels == here, "waiting again gives the same frame")
     }
 }

@@ -5,8 +5,8 @@ public struct PlayLogAnalysis: Sendable, Equatable {
     public var sampleRate: Int = 48_000
     public var frames = 0
     public var cues = 0
-    /// Seconds the audio clock moved between computing a frame and presenting it: how far behind the
-    /// sound the picture is when it appears (median, 95th percentile, largest).
+    /// Seconds between the audio clock a frame was drawn for and the audio clock when it was presented:
+    /// positive when the picture lags the sound (median, 95th percentile and largest of the magnitude).
     public var presentLag: (median: Double, p95: Double, maximum: Double) = (0, 0, 0)
     /// The largest difference, in seconds, between how far the scene time moved and how far the audio clock
     /// moved between consecutive frames of one scene while playing (0 when the picture follows the clock exactly).
@@ -63,8 +63,10 @@ public struct PlayLogAnalysis: Sendable, Equatable {
         }
         self.frames = frames.count
         let lags = frames.map { $0.presented - $0.audio }.sorted()
+        let magnitudes = lags.map(abs).sorted()
         if !lags.isEmpty {
-            presentLag = (lags[lags.count / 2], lags[min(lags.count - 1, Int(Double(lags.count) * 0.95))], lags[lags.count - 1])
+            presentLag = (lags[lags.count / 2], magnitudes[min(magnitudes.count - 1, Int(Double(magnitudes.count) * 0.95))],
+                          magnitudes[magnitudes.count - 1])
         }
         // A scene time of exactly 0 is the start being waited for (the clock has not reached the frame the
         // playlist starts on); from there on the scene time must move exactly as the clock does.
@@ -83,7 +85,8 @@ public struct PlayLogAnalysis: Sendable, Equatable {
         func ms(_ seconds: Double) -> String { String(format: "%.2f ms", seconds * 1000) }
         return [
             "frames: \(frames), cue starts: \(cues)",
-            "picture vs audio clock, computed to presented: median \(ms(presentLag.median)), p95 \(ms(presentLag.p95)), max \(ms(presentLag.maximum))",
+            "picture vs sound when presented (audio clock at present minus the clock drawn for): median \(ms(presentLag.median)), "
+                + "p95 |\(ms(presentLag.p95))|, max |\(ms(presentLag.maximum))|",
             "scene time follows the audio clock between frames within \(String(format: "%.3f", followError * 1_000_000)) µs",
             "cue starts late against their scheduled sample: \(lateCues) of \(cues) (largest \(maximumLateSamples) samples)",
             "a cue's moment is on screen within \(ms(cueToFrame)) of the cue sounding",

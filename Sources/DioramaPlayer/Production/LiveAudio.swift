@@ -47,7 +47,7 @@ extension PlayerDependencies {
         var renderer: CairoSnapshotRenderer?
         var sounds: SoundBankLoading?
         let lazyRenderer = LazyRenderer { renderer! }
-        return PlayerDependencies(
+        var dependencies = PlayerDependencies(
             load: { path in
                 let result = PlaylistFiles.load(path: path)
                 if case .success(let playlist) = result, renderer == nil {
@@ -65,6 +65,8 @@ extension PlayerDependencies {
                 opened(output)
                 return setup
             })
+        dependencies.makeBackgroundRenderer = { CairoSnapshotRenderer(imageDirectory: $0) }
+        return dependencies
     }
 }
 

@@ -15,7 +15,8 @@ public final class LiveSoundOutput: SoundOutput {
         self.live = live
         self.volumeDevice = volumeDevice
         self.now = now
-        smoother = AudioClockSmoother(sampleRate: live.sampleRate, maximumLead: Double(live.periodFrames))
+        // Readings come once per period, sometimes a little late: allow two periods of extrapolation.
+        smoother = AudioClockSmoother(sampleRate: live.sampleRate, maximumLead: Double(2 * live.periodFrames))
     }
 
     public var sampleRate: Int { live.sampleRate }
