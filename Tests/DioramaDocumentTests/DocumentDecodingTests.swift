@@ -50,6 +50,11 @@ import Testing
         #expect(loaded.mediaReferences[0].line == 5)
     }
 
+    @Test func theDefaultSpringSettlesInTheTimeFormatMdStates() {
+        // docs/FORMAT.md: "for the default "spring", 1.1 s".
+        #expect(TimingCurve.spring(response: 0.55, dampingFraction: 0.825).settlingDuration == Rational(11, 10))
+    }
+
     @Test func everyProblemIsReportedNotJustTheFirst() {
         let json = """
             {
