@@ -51,8 +51,8 @@ import Testing
     }
 
     @Test func theDefaultSpringSettlesInTheTimeFormatMdStates() {
-        // docs/FORMAT.md: "for the default "spring", 1.1 s".
-        #expect(TimingCurve.spring(response: 0.55, dampingFraction: 0.825).settlingDuration == Rational(11, 10))
+        // docs/FORMAT.md: "for the default "spring", 1.191 s".
+        #expect(TimingCurve.spring(response: 0.55, dampingFraction: 0.825).settlingDuration == Rational(1191, 1000))
     }
 
     @Test func everyProblemIsReportedNotJustTheFirst() {
