@@ -25,7 +25,7 @@ public enum LiveAudio {
         if let device {
             do {
                 let pcm = try AlsaPCM(device: device, sampleRate: sampleRate, periodFrames: periodFrames, periods: 3)
-                volumeDevice = VolumePCM(wrapping: pcm)
+                volumeDevice = VolumePCM(wrapping: PacedPCM(wrapping: pcm))
                 notes.append(pcm.grantedSummary)
             } catch {
                 notes.append("warning: \(error.description); playing without sound, on the monotonic clock")
