@@ -100,7 +100,11 @@ public final class Player {
     public private(set) var lastFrame: (snapshot: Snapshot, viewport: Rect)?
 
     private let dependencies: PlayerDependencies
-    private let audio: AudioSetup
+    private var audio: AudioSetup
+    /// What the sound bank was loaded from (definitions and file states), to notice when sounds change.
+    private var soundSignature: [String]
+    /// Sounds that failed to load after a reload, shown in the banner until they load.
+    private var soundProblems: [String] = []
     private let settings: SettingsStore
     private var watch: FileWatch
     private var log: PlayLog?
@@ -179,6 +183,7 @@ public final class Player {
             throw .window(error)
         }
         audio = dependencies.audio(loaded)
+        soundSignature = Self.soundSignature(of: loaded)
         notes += audio.notes
         viewer = StoryViewer(layout: layout, showsOverlay: options.showsOverlay)
         playback = PlaylistPlayback(scenes: Self.playbackScenes(loaded.document, dependencies: dependencies, audio: audio),
@@ -436,18 +441,48 @@ public final class Player {
             log?.event("reloadFailed", monotonic: now, detail: failure.lines.first)
             // Keep watching the file (and the sounds of the last good version) for the fix.
         case .success(let loaded):
+            let previous = playlist.document
             playlist = loaded
-            banner = []
             dependencies.scenes.prepare(loaded.document)
             if !loaded.document.languages.available.contains(language), options.languageOverride != language {
                 language = loaded.document.languages.defaultLanguage
             }
             let canvas = loaded.document.canvas
             viewer.layout = OverlayLayout(canvas: Size(width: canvas.width, height: canvas.height), sceneCount: loaded.document.scenes.count)
-            playback.replaceScenes(Self.playbackScenes(loaded.document, dependencies: dependencies, audio: audio))
+            let signature = Self.soundSignature(of: loaded)
+            if signature != soundSignature {
+                reopenAudio(for: loaded, previous: previous)
+                soundSignature = signature
+            } else {
+                playback.replaceScenes(Self.playbackScenes(loaded.document, dependencies: dependencies, audio: audio))
+            }
+            banner = soundProblems
             watch.watch(loaded.watchedPaths)
             log?.event("reloaded", monotonic: now, detail: reason)
             updateTitle()
+        }
+    }
+
+    /// A sound was added, removed or edited: load the bank again in a new output and go on from the same
+    /// scene and time (the sound pauses for as long as decoding takes).
+    private func reopenAudio(for loaded: LoadedPlaylist, previous: Document) {
+        let position = playback.current
+        let id = previous.scenes[position.sceneIndex].id
+        audio.close()
+        audio = dependencies.audio(loaded)
+        soundProblems = audio.notes.filter { $0.hasPrefix("warning:") }
+        let scenes = Self.playbackScenes(loaded.document, dependencies: dependencies, audio: audio)
+        let index = scenes.firstIndex { $0.id == id } ?? min(position.sceneIndex, scenes.count - 1)
+        playback = PlaylistPlayback(scenes: scenes, output: audio.output, wraps: options.wraps, sceneIndex: index,
+                                    sceneFrame: Int64(position.sceneFrame), paused: position.isPaused)
+        audio.output.volume = muted ? 0 : volume
+    }
+
+    /// Each sound's name, path, gain and file state.
+    private static func soundSignature(of playlist: LoadedPlaylist) -> [String] {
+        playlist.document.sounds.map { sound in
+            let path = sound.path.hasPrefix("/") ? sound.path : playlist.baseDirectory + "/" + sound.path
+            return "\(sound.name)|\(sound.path)|\(sound.gain)|\(String(describing: FileWatch.Signature.of(path)))"
         }
     }
 

@@ -49,13 +49,18 @@ public struct AudioSetup {
     public var output: any SoundOutput
     /// The mixer's index for a sound name; nil for sounds that are not loaded (they stay silent).
     public var soundIndex: (String) -> Int?
-    /// One-line notes for the terminal (the device that opened, or why none did).
+    /// One-line notes for the terminal (the device that opened, or why none did); sounds that failed
+    /// to load start with "warning:".
     public var notes: [String]
+    /// Stops the output (before another one replaces it, after a sound changed).
+    public var close: () -> Void
 
-    public init(output: any SoundOutput, soundIndex: @escaping (String) -> Int?, notes: [String] = []) {
+    public init(output: any SoundOutput, soundIndex: @escaping (String) -> Int?, notes: [String] = [],
+                close: @escaping () -> Void = {}) {
         self.output = output
         self.soundIndex = soundIndex
         self.notes = notes
+        self.close = close
     }
 }
 

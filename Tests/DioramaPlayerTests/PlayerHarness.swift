@@ -32,7 +32,8 @@ final class PlayerHarness {
     init(scenesPath: String = "story.json", windowSize: Size? = nil, wraps: Bool = true, showsOverlay: Bool = true, language: String? = nil,
          settingsPath: String = PlayerHarness.temporarySettingsPath(), latency: Int64 = 0,
          renderer: any SnapshotRendering = FlatRenderer(), windowRenderer: WindowRenderer = .auto,
-         load: ((String) -> Result<LoadedPlaylist, PlaylistLoadFailure>)? = nil) throws {
+         load: ((String) -> Result<LoadedPlaylist, PlaylistLoadFailure>)? = nil,
+         audioOpened: @escaping (LoadedPlaylist) -> [String] = { _ in [] }) throws {
         let clock = TestClock()
         let output = ManualSoundOutput(sampleRate: Self.rate)
         output.latency = latency
@@ -48,7 +49,10 @@ final class PlayerHarness {
             scenes: ClockSceneSource(),
             renderer: renderer,
             cueFrames: { document, scene, rate in PlaybackScene.timedCueFrames(of: document.scenes[scene], sampleRate: rate) },
-            audio: { _ in AudioSetup(output: output, soundIndex: PlayerFixtures.soundIndex) },
+            audio: { playlist in
+                let notes = audioOpened(playlist)
+                return AudioSetup(output: output, soundIndex: PlayerFixtures.soundIndex, notes: notes)
+            },
             now: { clock.now })
         player = try Player(options: options, dependencies: dependencies)
         self.output = output

@@ -149,3 +149,48 @@ extension WindowSuites {
         }
     }
 }
+
+extension WindowSuites.PlayerSettingsAndReloadTests {
+    @Test func aChangedSoundFileReopensTheSoundAndPlaysOnFromTheSameSceneAndTime() throws {
+        let folder = NSTemporaryDirectory() + "diorama-reload-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let path = folder + "/scenes.json", sound = folder + "/bell.wav"
+        try Data("first take".utf8).write(to: URL(fileURLWithPath: sound))
+        let json = Self.scenesJSON(extra: #", "cues": [{ "sound": "bell", "at": 1 }]"#)
+            .replacingOccurrences(of: #""scenes": ["#, with: #""sounds": { "bell": "bell.wav" }, "scenes": ["#)
+        try Data(json.utf8).write(to: URL(fileURLWithPath: path))
+        var opened = 0
+        var broken = false
+        let h = try PlayerHarness(scenesPath: path, load: PlaylistFiles.load) { playlist in
+            opened += 1
+            #expect(playlist.watchedPaths.contains(sound), "the sounds a file names are watched too")
+            return broken ? ["warning: sound \"bell\" (bell.wav): not a sound file; it will be silent"] : []
+        }
+        h.key(SDLK_RIGHT)
+        try h.player.step()
+        try h.advance(0.5)
+        #expect(opened == 1)
+
+        broken = true
+        try Data("second take, longer".utf8).write(to: URL(fileURLWithPath: sound))
+        try h.advance(0.06)
+        try h.advance(0.06)
+        #expect(opened == 2, "the sound bank is loaded again")
+        #expect(h.position.sceneIndex == 1)
+        #expect(abs(h.sceneTime - 0.62) < 0.001)
+        #expect(h.player.banner == ["warning: sound \"bell\" (bell.wav): not a sound file; it will be silent"],
+                "a sound that does not load is shown until it does")
+
+        broken = false
+        try Data("third take".utf8).write(to: URL(fileURLWithPath: sound))
+        try h.advance(0.06)
+        try h.advance(0.06)
+        #expect(opened == 3)
+        #expect(h.player.banner.isEmpty)
+        // Saving the scenes file alone keeps the sound as it is.
+        try Data((json + " ").utf8).write(to: URL(fileURLWithPath: path))
+        try h.advance(0.06)
+        try h.advance(0.06)
+        #expect(opened == 3)
+    }
+}

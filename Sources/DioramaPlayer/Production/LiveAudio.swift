@@ -22,9 +22,11 @@ public enum LiveAudio {
         var notes = bank.errors.map { "warning: \($0); it will be silent" }
         let mixer = Mixer(sounds: bank.sounds, configuration: MixerConfiguration(sampleRate: sampleRate))
         var volumeDevice: VolumePCM?
+        var opened: AlsaPCM?
         if let device {
             do {
                 let pcm = try AlsaPCM(device: device, sampleRate: sampleRate, periodFrames: periodFrames, periods: 3)
+                opened = pcm
                 volumeDevice = VolumePCM(wrapping: PacedPCM(wrapping: pcm))
                 notes.append(pcm.grantedSummary)
             } catch {
@@ -34,7 +36,11 @@ public enum LiveAudio {
         let live = LiveAudioOutput(mixer: mixer, device: volumeDevice, periodFrames: periodFrames)
         live.start()
         let output = LiveSoundOutput(live: live, volumeDevice: volumeDevice)
-        return (AudioSetup(output: output, soundIndex: { bank.index(of: $0) }, notes: notes), output)
+        return (AudioSetup(output: output, soundIndex: { bank.index(of: $0) }, notes: notes, close: {
+            live.stop()
+            // Free the device now (not when the last reference goes), so the next output can open it.
+            opened?.close()
+        }), output)
     }
 }
 
@@ -61,7 +67,9 @@ extension PlayerDependencies {
             renderer: lazyRenderer,
             cueFrames: { document, scene, rate in PlaybackScene.scheduledCueFrames(of: document, scene: scene, sampleRate: rate) },
             audio: { playlist in
+                // The sounds decoded in the background belong to the first load only.
                 let (setup, output) = LiveAudio.open(playlist, bank: sounds?.wait(), device: audioDevice, periodFrames: periodFrames)
+                sounds = nil
                 opened(output)
                 return setup
             })
