@@ -13,10 +13,18 @@ public enum GaussianBlur {
     /// How far (pixels) a blur of standard deviation `sigma` spreads visible energy: three sigmas.
     public static func reach(sigma: Double) -> Double { (3 * sigma).rounded(.up) }
 
-    /// The reduction factor used for a blur of standard deviation `sigma` (pixels): 1 below 8 pixels,
-    /// so small blurs stay crisp; about one sample per four pixels of sigma above, at most 8.
+    /// The reduction factor used for a blur of standard deviation `sigma` (pixels): 1 below 5 pixels, so
+    /// small blurs stay crisp; above, one sample per two and a half pixels of sigma, at most 16.
     public static func reductionFactor(sigma: Double) -> Int {
-        sigma < 8 ? 1 : min(8, Int(sigma / 4))
+        sigma < 5 ? 1 : min(16, Int(sigma / 2.5))
+    }
+
+    /// The standard deviation (in reduced pixels) that gives `sigma` (full pixels) once the image has been
+    /// reduced by `factor` (a box, variance f²/12) and enlarged again (bilinear, variance f²/6).
+    public static func reducedSigma(_ sigma: Double, factor: Int) -> Double {
+        guard factor > 1 else { return sigma }
+        let f = Double(factor)
+        return max(0, (sigma * sigma - f * f / 4).squareRoot() / f)
     }
 
     /// Blurs `height` rows of `width` premultiplied ARGB32 pixels in place.
@@ -35,9 +43,7 @@ public enum GaussianBlur {
             blurFullResolution(pixels, width: width, height: height, rowPixels: rowPixels, sigma: sigma, scratch: &scratch)
             return
         }
-        // Box reduction and bilinear enlargement blur too (variances f²/12 and f²/6): take them off.
-        let f = Double(factor)
-        let smallSigma = max(0, (sigma * sigma - f * f / 4).squareRoot() / f)
+        let smallSigma = reducedSigma(sigma, factor: factor)
         let smallWidth = (width + factor - 1) / factor, smallHeight = (height + factor - 1) / factor
         let small = UnsafeMutablePointer<UInt32>.allocate(capacity: smallWidth * smallHeight)
         defer { small.deallocate() }
@@ -69,18 +75,24 @@ public enum GaussianBlur {
 
     private struct BlurScratch {
         var line: [UInt32]
-        var sums: [UInt32]
+        var sums: [UInt64]
         var plane: [UInt32]
         init(width: Int, height: Int) {
             line = Array(repeating: 0, count: max(width, height) * 2)
-            sums = Array(repeating: 0, count: width * 4)
+            sums = Array(repeating: 0, count: width)
             plane = Array(repeating: 0, count: width * height)
         }
     }
 
     private static func blurFullResolution(_ pixels: UnsafeMutablePointer<UInt32>, width: Int, height: Int,
                                            rowPixels: Int, sigma: Double, scratch: inout BlurScratch) {
-        let radii = boxRadii(sigma: sigma).filter { $0 > 0 }
+        // A box wider than a 16-bit lane allows becomes several narrower boxes with the same total variance.
+        let radii = boxRadii(sigma: sigma).filter { $0 > 0 }.flatMap { radius -> [Int] in
+            let pieces = (radius + 127) / 128
+            // k boxes of half-width ρ add up to the variance of one of half-width r when k·ρ(ρ+1) = r(r+1).
+            let piece = Int(((Double(radius * (radius + 1)) / Double(pieces) + 0.25).squareRoot() - 0.5).rounded())
+            return Array(repeating: max(piece, 1), count: pieces)
+        }
         guard !radii.isEmpty else { return }
         scratch.line.withUnsafeMutableBufferPointer { line in
             for y in 0..<height {
@@ -89,7 +101,7 @@ public enum GaussianBlur {
                 var source = row
                 for (pass, radius) in radii.enumerated() {
                     let target = line.baseAddress! + (pass % 2) * width
-                    boxLine(source, target, count: width, radius: radius)
+                    boxLine(source, target, count: width, radius: radius, last: false)
                     source = target
                 }
                 row.update(from: source, count: width)
@@ -99,9 +111,9 @@ public enum GaussianBlur {
             scratch.plane.withUnsafeMutableBufferPointer { plane in
                 var source = pixels, sourceRow = rowPixels
                 var target = plane.baseAddress!, targetRow = width
-                for radius in radii {
+                for (pass, radius) in radii.enumerated() {
                     boxColumns(source, sourceRow: sourceRow, target, targetRow: targetRow, width: width, height: height,
-                               radius: radius, sums: sums.baseAddress!)
+                               radius: radius, sums: sums.baseAddress!, last: pass == radii.count - 1)
                     swap(&source, &target)
                     swap(&sourceRow, &targetRow)
                 }
@@ -112,92 +124,144 @@ public enum GaussianBlur {
         }
     }
 
-    /// One box pass along a line of pixels, transparent beyond both ends.
+    /// Blurs one channel of bytes (an A8 image) in place, at full resolution, transparent beyond the edges.
+    /// - Parameters:
+    ///   - rowBytes: the distance between rows, in bytes.
+    ///   - sigma: the gaussian's standard deviation in pixels.
+    public static func applyToAlpha(_ bytes: UnsafeMutablePointer<UInt8>, width: Int, height: Int, rowBytes: Int,
+                                    sigma: Double) {
+        guard width > 0, height > 0, sigma >= 0.35 else { return }
+        let radii = boxRadii(sigma: sigma).filter { $0 > 0 }
+        guard !radii.isEmpty else { return }
+        let line = UnsafeMutablePointer<UInt8>.allocate(capacity: max(width, height))
+        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
+        let plane = UnsafeMutablePointer<UInt8>.allocate(capacity: width * height)
+        defer {
+            line.deallocate()
+            sums.deallocate()
+            plane.deallocate()
+        }
+        for radius in radii {
+            let scale = UInt32((1 << 16) / (2 * radius + 1))
+            // Across each row, into the line buffer and back.
+            for y in 0..<height {
+                let row = bytes + y * rowBytes
+                var sum: UInt32 = 0
+                for x in 0..<min(radius, width) { sum &+= UInt32(row[x]) }
+                for x in 0..<width {
+                    if x + radius < width { sum &+= UInt32(row[x + radius]) }
+                    line[x] = UInt8(truncatingIfNeeded: (sum &* scale &+ 0x8000) >> 16)
+                    if x - radius >= 0 { sum &-= UInt32(row[x - radius]) }
+                }
+                row.update(from: line, count: width)
+            }
+            // Down all columns at once, into the plane and back.
+            sums.update(repeating: 0, count: width)
+            for y in 0..<min(radius, height) {
+                let row = bytes + y * rowBytes
+                for x in 0..<width { sums[x] &+= UInt32(row[x]) }
+            }
+            for y in 0..<height {
+                if y + radius < height {
+                    let row = bytes + (y + radius) * rowBytes
+                    for x in 0..<width { sums[x] &+= UInt32(row[x]) }
+                }
+                let out = plane + y * width
+                for x in 0..<width { out[x] = UInt8(truncatingIfNeeded: (sums[x] &* scale &+ 0x8000) >> 16) }
+                if y - radius >= 0 {
+                    let row = bytes + (y - radius) * rowBytes
+                    for x in 0..<width { sums[x] &-= UInt32(row[x]) }
+                }
+            }
+            for y in 0..<height { (bytes + y * rowBytes).update(from: plane + y * width, count: width) }
+        }
+    }
+
+    // The passes keep four 16-bit channel sums in one 64-bit word (blue, red, green, alpha lanes), so a pixel
+    // enters or leaves a window in one addition. A lane holds up to 255 × 257, so boxes are at most 257 wide;
+    // wider ones (blurs of a hundred pixels and more at full resolution) are split into equal narrower boxes.
+
     @inline(__always)
+    private static func spread(_ p: UInt32) -> UInt64 {
+        let q = UInt64(p)
+        return (q | q << 24) & 0x00FF_00FF_00FF_00FF
+    }
+
+    /// Sums divided by the box width (`scale` = 65536 / width), packed back into a pixel.
+    @inline(__always)
+    private static func average(_ sum: UInt64, _ scale: UInt64, clampToAlpha: Bool) -> UInt32 {
+        let even = ((sum & 0x0000_FFFF_0000_FFFF) &* scale &+ 0x0000_8000_0000_8000) >> 16  // blue, green
+        let odd = (((sum >> 16) & 0x0000_FFFF_0000_FFFF) &* scale &+ 0x0000_8000_0000_8000) >> 16  // red, alpha
+        let blue = UInt32(truncatingIfNeeded: even) & 0xFF, green = UInt32(truncatingIfNeeded: even >> 32) & 0xFF
+        let red = UInt32(truncatingIfNeeded: odd) & 0xFF, alpha = UInt32(truncatingIfNeeded: odd >> 32) & 0xFF
+        if clampToAlpha {
+            return alpha << 24 | min(red, alpha) << 16 | min(green, alpha) << 8 | min(blue, alpha)
+        }
+        return alpha << 24 | red << 16 | green << 8 | blue
+    }
+
+    /// One box pass along a line of pixels, transparent beyond both ends.
     private static func boxLine(_ source: UnsafeMutablePointer<UInt32>, _ target: UnsafeMutablePointer<UInt32>,
-                                count: Int, radius: Int) {
-        let scale = UInt32((1 << 16) / (2 * radius + 1))
-        var s0: UInt32 = 0, s1: UInt32 = 0, s2: UInt32 = 0, s3: UInt32 = 0
-        @inline(__always) func add(_ p: UInt32) {
-            s0 &+= p & 0xFF; s1 &+= (p >> 8) & 0xFF; s2 &+= (p >> 16) & 0xFF; s3 &+= p >> 24
-        }
-        @inline(__always) func remove(_ p: UInt32) {
-            s0 &-= p & 0xFF; s1 &-= (p >> 8) & 0xFF; s2 &-= (p >> 16) & 0xFF; s3 &-= p >> 24
-        }
-        for i in 0..<min(radius, count) { add(source[i]) }
+                                count: Int, radius: Int, last: Bool) {
+        let scale = UInt64((1 << 16) / (2 * radius + 1))
+        var sum: UInt64 = 0
+        for i in 0..<min(radius, count) { sum &+= spread(source[i]) }
         for i in 0..<count {
             let entering = i + radius
-            if entering < count { add(source[entering]) }
-            let alpha = min(255, (s3 &* scale &+ 0x8000) >> 16)
-            let red = min(alpha, (s2 &* scale &+ 0x8000) >> 16)
-            let green = min(alpha, (s1 &* scale &+ 0x8000) >> 16)
-            let blue = min(alpha, (s0 &* scale &+ 0x8000) >> 16)
-            target[i] = alpha << 24 | red << 16 | green << 8 | blue
+            if entering < count { sum &+= spread(source[entering]) }
+            target[i] = average(sum, scale, clampToAlpha: last)
             let leaving = i - radius
-            if leaving >= 0 { remove(source[leaving]) }
+            if leaving >= 0 { sum &-= spread(source[leaving]) }
         }
     }
 
     /// One box pass down every column at once, row by row, so memory is read in order.
     private static func boxColumns(_ source: UnsafeMutablePointer<UInt32>, sourceRow: Int,
                                    _ target: UnsafeMutablePointer<UInt32>, targetRow: Int,
-                                   width: Int, height: Int, radius: Int, sums: UnsafeMutablePointer<UInt32>) {
-        let scale = UInt32((1 << 16) / (2 * radius + 1))
-        sums.update(repeating: 0, count: width * 4)
-        @inline(__always) func accumulate(row: Int, adding: Bool) {
-            let line = source + row * sourceRow
-            if adding {
-                for x in 0..<width {
-                    let p = line[x], s = sums + 4 * x
-                    s[0] &+= p & 0xFF; s[1] &+= (p >> 8) & 0xFF; s[2] &+= (p >> 16) & 0xFF; s[3] &+= p >> 24
-                }
-            } else {
-                for x in 0..<width {
-                    let p = line[x], s = sums + 4 * x
-                    s[0] &-= p & 0xFF; s[1] &-= (p >> 8) & 0xFF; s[2] &-= (p >> 16) & 0xFF; s[3] &-= p >> 24
-                }
-            }
+                                   width: Int, height: Int, radius: Int, sums: UnsafeMutablePointer<UInt64>, last: Bool) {
+        let scale = UInt64((1 << 16) / (2 * radius + 1))
+        sums.update(repeating: 0, count: width)
+        for y in 0..<min(radius, height) {
+            let line = source + y * sourceRow
+            for x in 0..<width { sums[x] &+= spread(line[x]) }
         }
-        for y in 0..<min(radius, height) { accumulate(row: y, adding: true) }
         for y in 0..<height {
-            if y + radius < height { accumulate(row: y + radius, adding: true) }
-            let out = target + y * targetRow
-            for x in 0..<width {
-                let s = sums + 4 * x
-                let alpha = min(255, (s[3] &* scale &+ 0x8000) >> 16)
-                let red = min(alpha, (s[2] &* scale &+ 0x8000) >> 16)
-                let green = min(alpha, (s[1] &* scale &+ 0x8000) >> 16)
-                let blue = min(alpha, (s[0] &* scale &+ 0x8000) >> 16)
-                out[x] = alpha << 24 | red << 16 | green << 8 | blue
+            if y + radius < height {
+                let line = source + (y + radius) * sourceRow
+                for x in 0..<width { sums[x] &+= spread(line[x]) }
             }
-            if y - radius >= 0 { accumulate(row: y - radius, adding: false) }
+            let out = target + y * targetRow
+            for x in 0..<width { out[x] = average(sums[x], scale, clampToAlpha: last) }
+            if y - radius >= 0 {
+                let line = source + (y - radius) * sourceRow
+                for x in 0..<width { sums[x] &-= spread(line[x]) }
+            }
         }
     }
 
     /// Averages factor×factor blocks (partial blocks at the edges average what they hold, padded with transparency).
     private static func reduce(_ pixels: UnsafeMutablePointer<UInt32>, width: Int, height: Int, rowPixels: Int,
                                factor: Int, into small: UnsafeMutablePointer<UInt32>, smallWidth: Int, smallHeight: Int) {
-        let area = UInt32(factor * factor)
-        var sums = [UInt32](repeating: 0, count: smallWidth * 4)
-        sums.withUnsafeMutableBufferPointer { sums in
-            for sy in 0..<smallHeight {
-                sums.update(repeating: 0)
-                for y in (sy * factor)..<min(height, sy * factor + factor) {
-                    let line = pixels + y * rowPixels
-                    for x in 0..<width {
-                        let p = line[x], s = 4 * (x / factor)
-                        sums[s] &+= p & 0xFF; sums[s + 1] &+= (p >> 8) & 0xFF
-                        sums[s + 2] &+= (p >> 16) & 0xFF; sums[s + 3] &+= p >> 24
-                    }
-                }
-                let out = small + sy * smallWidth
+        let scale = UInt64((1 << 16) / (factor * factor))
+        let sums = UnsafeMutablePointer<UInt64>.allocate(capacity: smallWidth)
+        defer { sums.deallocate() }
+        for sy in 0..<smallHeight {
+            sums.update(repeating: 0, count: smallWidth)
+            for y in (sy * factor)..<min(height, sy * factor + factor) {
+                let line = pixels + y * rowPixels
+                var x = 0
                 for sx in 0..<smallWidth {
-                    let s = 4 * sx, half = area / 2
-                    // Parenthesized: in Swift, << binds tighter than /.
-                    out[sx] = ((sums[s + 3] + half) / area) << 24 | ((sums[s + 2] + half) / area) << 16
-                        | ((sums[s + 1] + half) / area) << 8 | (sums[s] + half) / area
+                    var sum: UInt64 = 0
+                    let stop = min(x + factor, width)
+                    while x < stop {
+                        sum &+= spread(line[x])
+                        x += 1
+                    }
+                    sums[sx] &+= sum
                 }
             }
+            let out = small + sy * smallWidth
+            for sx in 0..<smallWidth { out[sx] = average(sums[sx], scale, clampToAlpha: true) }
         }
     }
 
@@ -214,6 +278,7 @@ public enum GaussianBlur {
             }
         }
         let columns = axis(width, smallWidth), rows = axis(height, smallHeight)
+        let lefts = columns.map(\.0), rights = columns.map(\.1), columnWeights = columns.map(\.2)
         @inline(__always) func mix(_ p: UInt32, _ q: UInt32, _ w: UInt32) -> UInt32 {
             // Two channels at a time in 16-bit lanes.
             let inverse = 256 - w
@@ -221,14 +286,20 @@ public enum GaussianBlur {
             let oddLanes = (((p >> 8) & 0x00FF00FF) &* inverse &+ ((q >> 8) & 0x00FF00FF) &* w &+ 0x00800080) & 0xFF00FF00
             return evenLanes | oddLanes
         }
-        for y in 0..<height {
-            let (r0, r1, wy) = rows[y]
-            let upper = small + r0 * smallWidth, lower = small + r1 * smallWidth
-            let out = pixels + y * rowPixels
-            for x in 0..<width {
-                let (c0, c1, wx) = columns[x]
-                out[x] = mix(mix(upper[c0], upper[c1], wx), mix(lower[c0], lower[c1], wx), wy)
+        lefts.withUnsafeBufferPointer { lefts in
+        rights.withUnsafeBufferPointer { rights in
+        columnWeights.withUnsafeBufferPointer { columnWeights in
+            for y in 0..<height {
+                let (r0, r1, wy) = rows[y]
+                let upper = small + r0 * smallWidth, lower = small + r1 * smallWidth
+                let out = pixels + y * rowPixels
+                for x in 0..<width {
+                    let (c0, c1, wx) = (lefts[x], rights[x], columnWeights[x])
+                    out[x] = mix(mix(upper[c0], upper[c1], wx), mix(lower[c0], lower[c1], wx), wy)
+                }
             }
+        }
+        }
         }
     }
 }

@@ -84,9 +84,15 @@ extension FrameRenderer {
         guard let work = region.roundedOut.intersection(reachable) else { return }
 
         // An explicit surface rather than cairo_push_group, whose group cannot reach past the target's edges.
-        let layer = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(work.width), Int32(work.height))!
+        // A wide blur cannot tell a reduced layer from a full one: draw it small, blur it small, enlarge it
+        // while compositing (bilinear), which costs a fraction of blurring at full size.
+        let factor = blurSigma > 0 ? GaussianBlur.reductionFactor(sigma: blurSigma) : 1
+        let scale = 1 / Double(factor)
+        let layer = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32((work.width + factor - 1) / factor + 1),
+                                               Int32((work.height + factor - 1) / factor + 1))!
         defer { cairo_surface_destroy(layer) }
-        cairo_surface_set_device_offset(layer, Double(-work.x), Double(-work.y))
+        if factor > 1 { cairo_surface_set_device_scale(layer, scale, scale) }
+        cairo_surface_set_device_offset(layer, Double(-work.x) * scale, Double(-work.y) * scale)
         let layerContext = cairo_create(layer)!
         cairo_set_matrix(layerContext, &ctm)
         drawContent(node, alpha: 1, in: layerContext)
@@ -97,7 +103,8 @@ extension FrameRenderer {
                                       degrees: node.hueRotation)
                 }
                 if blurSigma > 0 {
-                    GaussianBlur.apply(to: pixels, width: width, height: height, rowPixels: rowPixels, sigma: blurSigma)
+                    GaussianBlur.apply(to: pixels, width: width, height: height, rowPixels: rowPixels,
+                                       sigma: GaussianBlur.reducedSigma(blurSigma, factor: factor), reduced: false)
                 }
             }
         }
@@ -109,7 +116,7 @@ extension FrameRenderer {
             cairo_pattern_destroy(pattern)
         }
         if let shadow = node.shadow, shadow.color.alpha > 0 {
-            drawShadow(under: layer, color: shadow.color, sigma: shadowSigma, offset: shadowOffset, in: layerContext)
+            drawShadow(under: layer, color: shadow.color, sigma: shadowSigma * scale, offset: shadowOffset, in: layerContext)
         }
         cairo_destroy(layerContext)
         cairo_surface_flush(layer)
@@ -119,8 +126,18 @@ extension FrameRenderer {
         cairo_rectangle(cr, Double(visible.x), Double(visible.y), Double(visible.width), Double(visible.height))
         cairo_clip(cr)
         cairo_set_source_surface(cr, layer, 0, 0)
+        if factor > 1 { cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR) }
         if node.opacity < 1 { cairo_paint_with_alpha(cr, node.opacity) } else { cairo_paint(cr) }
         cairo_restore(cr)
+    }
+
+    /// True when one unit of the surface's device space is one of its pixels (not a reduced layer), so
+    /// pixels may be written directly at device positions.
+    func isPixelExact(_ surface: OpaquePointer) -> Bool {
+        var sx = 0.0, sy = 0.0
+        cairo_surface_get_device_scale(surface, &sx, &sy)
+        return sx == 1 && sy == 1 && cairo_surface_get_type(surface) == CAIRO_SURFACE_TYPE_IMAGE
+            && cairo_image_surface_get_format(surface) == CAIRO_FORMAT_ARGB32
     }
 
     /// Gives direct access to an image surface's premultiplied pixels, then tells cairo they changed.
@@ -166,17 +183,16 @@ extension FrameRenderer {
             cairo_new_path(measuring)
             addPath(shape.geometry, to: measuring)
             var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
-            if let stroke = shape.stroke, stroke.width > 0 {
-                applyStrokeStyle(stroke, to: measuring)
-                cairo_stroke_extents(measuring, &x1, &y1, &x2, &y2)
-                var fx1 = 0.0, fy1 = 0.0, fx2 = 0.0, fy2 = 0.0
-                cairo_path_extents(measuring, &fx1, &fy1, &fx2, &fy2)
-                (x1, y1, x2, y2) = (min(x1, fx1), min(y1, fy1), max(x2, fx2), max(y2, fy2))
-            } else {
-                cairo_path_extents(measuring, &x1, &y1, &x2, &y2)
-            }
+            cairo_path_extents(measuring, &x1, &y1, &x2, &y2)
             cairo_new_path(measuring)
-            return BoundingBox(minX: x1, minY: y1, maxX: x2, maxY: y2).nonEmptyBox
+            var box = BoundingBox(minX: x1, minY: y1, maxX: x2, maxY: y2)
+            if let stroke = shape.stroke, stroke.width > 0 {
+                // Cheaper than stroking to measure: a miter reaches at most miterLimit (cairo's 10) half-widths
+                // from the outline, a square cap √2 half-widths.
+                let reach = stroke.width / 2 * (stroke.lineJoin == .miter ? 10 : stroke.lineCap == .square ? 1.5 : 1)
+                box = box.insetBy(-reach)
+            }
+            return box.maxX >= box.minX && box.maxY >= box.minY && (shape.stroke != nil || box.nonEmptyBox != nil) ? box : nil
         case .text(let text):
             let layout = textLayouts.layout(for: text)
             let origin = layout.origin(for: text)

@@ -1,12 +1,326 @@
 import ArgumentParser
+import DioramaDocument
+import DioramaRender
+import DioramaTimeline
+import Foundation
 
 struct Render: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Not built yet."
+        abstract: "Render the playlist (or one scene) headless to numbered PNG frames.",
+        discussion: """
+            Frame k shows the time FROM + k / FPS, for every frame before TO; files are named \
+            frame-000000.png, frame-000001.png, ... (with --at, in the order of the list). Times are \
+            playlist seconds, or scene seconds with --scene. The canvas is scaled uniformly to the \
+            output size and letterboxed. The same file, times and size always give the same bytes.
+
+            Existing frames are never replaced unless --force is given. A progress bar is shown when \
+            standard error is a terminal. Bad arguments exit with status 2.
+
+            Examples:
+              diorama render scenes.json --out frames --fps 30
+              diorama render --out stills --scene flower --at 2,4,6 --size 1920x1080 --lang ja
+              ffmpeg -framerate 30 -i frames/frame-%06d.png -c:v libx264 -pix_fmt yuv420p out.mp4
+            """
     )
 
+    @Argument(help: "The scenes file.")
+    var file: String = "scenes.json"
+
+    @Option(help: "The folder to write frames into (created when missing).")
+    var out: String
+
+    @Option(help: "Frames per second (a number above 0, at most 1000).")
+    var fps: String = "30"
+
+    @Option(help: "Output size in pixels, WIDTHxHEIGHT.")
+    var size: String = "1280x720"
+
+    @Option(help: "Render only the scene with this id; times are then scene seconds.")
+    var scene: String?
+
+    @Option(help: "Start time in seconds (default 0).")
+    var from: String?
+
+    @Option(help: "End time in seconds, not included (default: the end of the playlist or scene).")
+    var to: String?
+
+    @Option(help: "Render only frames at these times, comma-separated (e.g. 0,2.5,10); replaces --from/--to.")
+    var at: String?
+
+    @Option(name: .customLong("lang"), help: "Language of the texts (one of the file's languages; default: its default).")
+    var language: String?
+
+    @Flag(help: "Replace frames that already exist in the output folder.")
+    var force = false
+
+    // AUDIO: `--audio FILE.wav` will write the offline mix of the same span (ambience and cues, at the
+    // document's sample rate) next to the frames. The option is parsed and validated here; the mix
+    // itself is wired by the lead once the audio module offers an offline renderer of a time span.
+    @Option(help: "Also write the mixed sound of the same span to this WAV file (not available yet).")
+    var audio: String?
+
     func run() async throws {
-        throw ValidationError("'render' is not built yet.")
+        let request: FrameRequest
+        do {
+            request = try plan()
+        } catch let problem as RenderArgumentError {
+            FileHandle.standardError.write(Data((problem.description + "\n").utf8))
+            throw ExitCode(2)
+        }
+        try await write(request)
+    }
+
+    // MARK: Planning
+
+    /// Everything decided before the first frame: the document, the frame times and the file names.
+    private struct FrameRequest {
+        var loaded: LoadedDocument
+        var width: Int
+        var height: Int
+        var fps: Rational
+        var language: String
+        var outputDirectory: URL
+        /// Playlist position of each frame, in output order.
+        var frames: [(scene: Int, time: Rational)]
+    }
+
+    private func plan() throws -> FrameRequest {
+        let (width, height) = try Self.parseSize(size)
+        guard let fps = Rational(decimalLiteral: fps), fps > .zero, fps <= Rational(1000) else {
+            throw RenderArgumentError("--fps \(fps) is not a frame rate: give a number above 0 and at most 1000, e.g. --fps 30")
+        }
+        if audio != nil {
+            throw RenderArgumentError("--audio is not available yet: the offline mix is not wired into 'render'",
+                                      hint: "render the frames without --audio for now")
+        }
+
+        let loaded: LoadedDocument
+        do {
+            loaded = try DocumentLoader.load(path: file)
+        } catch {
+            throw RenderArgumentError(diagnostics: error.diagnostics.map(\.description).joined(separator: "\n"))
+        }
+        let document = loaded.document
+        guard !document.scenes.isEmpty else { throw RenderArgumentError("\(file) has no scenes to render") }
+
+        let language = language ?? document.languages.defaultLanguage
+        guard document.languages.available.contains(language) else {
+            throw RenderArgumentError("--lang \(language) is not a language of \(file)",
+                                      hint: "its languages are \(document.languages.available.joined(separator: ", "))")
+        }
+
+        // The timeline the times refer to: the whole playlist, or one scene.
+        var sceneRange = document.scenes.indices
+        if let scene {
+            guard let index = document.scenes.firstIndex(where: { $0.id == scene }) else {
+                throw RenderArgumentError("no scene \"\(scene)\" in \(file)",
+                                          hint: "the scenes are \(document.scenes.map(\.id).joined(separator: ", "))")
+            }
+            sceneRange = index..<(index + 1)
+        }
+        var starts: [Rational] = [], end = Rational.zero
+        for index in sceneRange {
+            starts.append(end)
+            end += document.scenes[index].duration
+        }
+        let timeline = scene == nil ? "the playlist" : "the scene \"\(scene!)\""
+        func position(_ time: Rational) -> (scene: Int, time: Rational) {
+            let offset = starts.lastIndex { $0 <= time } ?? 0
+            return (sceneRange.lowerBound + offset, time - starts[offset])
+        }
+
+        var times: [Rational] = []
+        if let at {
+            if from != nil || to != nil { throw RenderArgumentError("--at cannot be combined with --from or --to") }
+            for item in at.split(separator: ",", omittingEmptySubsequences: false) {
+                let text = item.trimmingCharacters(in: .whitespaces)
+                guard let time = Rational(decimalLiteral: text), time >= .zero else {
+                    throw RenderArgumentError("--at \"\(text)\" is not a time: give seconds like --at 0,2.5,10")
+                }
+                guard time < end else {
+                    throw RenderArgumentError("--at \(text) is past the end of \(timeline) (\(end.decimalDescription) s)")
+                }
+                times.append(time)
+            }
+        } else {
+            let start = try from.map { try Self.parseTime($0, option: "--from") } ?? .zero
+            guard start < end else {
+                throw RenderArgumentError("--from \(start.decimalDescription) is past the end of \(timeline) (\(end.decimalDescription) s)")
+            }
+            var stop = try to.map { try Self.parseTime($0, option: "--to") } ?? end
+            guard stop > start else {
+                throw RenderArgumentError("--to \(stop.decimalDescription) must be after --from \(start.decimalDescription)")
+            }
+            stop = min(stop, end)
+            let count = Int(((stop - start) * fps).ceiling)
+            guard count <= 1_000_000 else { throw RenderArgumentError("that is \(count) frames; render at most 1,000,000 at once") }
+            times = (0..<count).map { start + Rational(Int128($0)) / fps }
+        }
+
+        let directory = URL(fileURLWithPath: out, isDirectory: true)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw RenderArgumentError("--out \(out) is a file, not a folder")
+        }
+        if !force {
+            let existing = times.indices.map { Self.frameName($0) }
+                .filter { FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }
+            if let first = existing.first {
+                throw RenderArgumentError("\(out) already holds \(existing.count) of these frames (\(first) first); nothing was written",
+                                          hint: "choose another --out folder, or pass --force to replace them")
+            }
+        }
+        return FrameRequest(loaded: loaded, width: width, height: height, fps: fps, language: language,
+                            outputDirectory: directory, frames: times.map(position))
+    }
+
+    static func parseSize(_ text: String) throws -> (Int, Int) {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
+            throw RenderArgumentError("--size \(text) is not a size: write WIDTHxHEIGHT in pixels, e.g. --size 1280x720")
+        }
+        guard (1...16384).contains(width), (1...16384).contains(height) else {
+            throw RenderArgumentError("--size \(text): width and height must be 1 to 16384 pixels")
+        }
+        return (width, height)
+    }
+
+    static func parseTime(_ text: String, option: String) throws -> Rational {
+        guard let time = Rational(decimalLiteral: text.trimmingCharacters(in: .whitespaces)), time >= .zero else {
+            throw RenderArgumentError("\(option) \(text) is not a time: give seconds, 0 or more, e.g. \(option) 2.5")
+        }
+        return time
+    }
+
+    static func frameName(_ index: Int) -> String {
+        let digits = String(index)
+        return "frame-" + String(repeating: "0", count: max(0, 6 - digits.count)) + digits + ".png"
+    }
+
+    // MARK: Writing
+
+    private func write(_ request: FrameRequest) async throws {
+        do {
+            try FileManager.default.createDirectory(at: request.outputDirectory, withIntermediateDirectories: true)
+        } catch {
+            Self.printError("cannot create the folder \(out): \(error.localizedDescription)")
+            throw ExitCode(1)
+        }
+        var progress = RenderProgress(total: request.frames.count, showing: isatty(STDERR_FILENO) == 1)
+        let warnings: [String]
+        do {
+            warnings = try await FrameSequence.write(request.loaded, frames: request.frames, width: request.width,
+                                                     height: request.height, language: request.language,
+                                                     to: request.outputDirectory, replacing: force, progress: &progress)
+        } catch {
+            progress.finish()
+            Self.printError("\(error)")
+            throw ExitCode(1)
+        }
+        progress.finish()
+        for warning in warnings { Self.printError("warning: \(warning)") }
+        print("wrote \(request.frames.count) frames (\(request.width)x\(request.height), \(request.fps.decimalDescription) fps) to \(out)")
+    }
+
+    /// Prints to standard error, with an "error: " prefix unless the text brings its own.
+    static func printError(_ text: String) {
+        let line = text.hasPrefix("warning: ") || text.hasPrefix("error: ") ? text : "error: " + text
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+}
+
+/// Renders frames at playlist positions into numbered PNG files (frame-000000.png, ...): rendering on the
+/// calling task, PNG encoding (the larger cost) on up to three frames beside it.
+enum FrameSequence {
+    /// Returns the renderer's warnings (e.g. a missing image).
+    static func write(_ loaded: LoadedDocument, frames: [(scene: Int, time: Rational)], width: Int, height: Int,
+                      language: String, to directory: URL, replacing: Bool, progress: inout RenderProgress) async throws -> [String] {
+        let evaluator = SceneEvaluator(document: loaded.document)
+        let renderer = FrameRenderer(imageDirectory: URL(fileURLWithPath: loaded.baseDirectory, isDirectory: true))
+        var encoding: [Task<Void, Error>] = []
+        do {
+            for (index, position) in frames.enumerated() {
+                let snapshot = evaluator.snapshot(scene: position.scene, at: position.time.doubleValue, language: language)
+                let frame = try renderer.render(snapshot, width: width, height: height)
+                let target = directory.appendingPathComponent(Render.frameName(index))
+                encoding.append(Task.detached { try FrameFile.write(frame, to: target, replacing: replacing) })
+                if encoding.count >= 3 { try await encoding.removeFirst().value }
+                progress.frameDone(index + 1 - encoding.count)
+            }
+            for task in encoding { try await task.value }
+        } catch {
+            for task in encoding { _ = try? await task.value }
+            throw error
+        }
+        progress.frameDone(frames.count)
+        return renderer.warnings
+    }
+}
+
+/// A bad command line, reported with a hint and exit status 2.
+struct RenderArgumentError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ message: String, hint: String? = nil) {
+        description = "error: " + message + (hint.map { "\n  hint: " + $0 } ?? "")
+    }
+
+    /// Diagnostics of the scenes file, already in `FILE:LINE:COLUMN: error: ...` form.
+    init(diagnostics: String) {
+        description = diagnostics
+    }
+}
+
+/// Writes one frame file without ever clobbering a file that is not to be replaced: the PNG goes to a
+/// hidden temporary name first, then is linked into place (which fails if the name exists) or, with
+/// `replacing`, renamed over it.
+enum FrameFile {
+    static func write(_ frame: RenderedFrame, to url: URL, replacing: Bool) throws {
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
+        try frame.writePNG(to: temporary)
+        defer { unlink(temporary.path) }
+        if replacing {
+            guard rename(temporary.path, url.path) == 0 else {
+                throw RenderError("\(url.path): cannot be written (\(String(cString: strerror(errno))))")
+            }
+        } else if link(temporary.path, url.path) != 0 {
+            let reason = errno == EEXIST ? "it appeared while rendering and was left as it is" : String(cString: strerror(errno))
+            throw RenderError("\(url.path): not written: \(reason)")
+        }
+    }
+}
+
+/// A one-line progress bar on standard error: frames done, rate and time left. Silent when not a terminal.
+struct RenderProgress {
+    let total: Int
+    let showing: Bool
+    private let start = ContinuousClock.now
+    private var lastDrawn = ContinuousClock.now - .seconds(1)
+    private var done = 0
+
+    init(total: Int, showing: Bool) {
+        self.total = total
+        self.showing = showing
+    }
+
+    mutating func frameDone(_ count: Int) {
+        done = max(done, count)
+        let now = ContinuousClock.now
+        guard showing, now - lastDrawn >= .milliseconds(100) || done == total else { return }
+        lastDrawn = now
+        let elapsed = Double((now - start).components.attoseconds) / 1e18 + Double((now - start).components.seconds)
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let left = rate > 0 ? Int((Double(total - done) / rate).rounded(.up)) : 0
+        let width = 30
+        let filled = total > 0 ? width * done / total : width
+        let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
+        let line = String(format: "\r[%@] %d/%d frames  %.1f fps  %d:%02d left ", bar, done, total, rate, left / 60, left % 60)
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    func finish() {
+        if showing { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 }

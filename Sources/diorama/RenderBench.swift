@@ -1,12 +1,157 @@
 import ArgumentParser
+import DioramaDocument
+import DioramaRender
+import DioramaTimeline
+import Foundation
 
+/// Prints render costs; never passes or fails. Build with `-c release` for meaningful figures.
 struct RenderBench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Not built yet."
+        abstract: "Measure frame render cost per scene, the blur, and headless PNG throughput; prints figures.",
+        discussion: """
+            1. Per scene: every frame at 30 fps over the first --seconds of the scene (default 10) is \
+            rendered with one renderer, as the player does; prints the median and 95th percentile \
+            milliseconds per frame (snapshot evaluation excluded, and shown on its own).
+            2. A gaussian blur of a 300x300 premultiplied region at radius 20, as drawn (reduced resolution) \
+            and at full resolution.
+            3. Throughput of `diorama render` for the whole playlist at 30 fps, PNG encoding included, into \
+            a temporary folder that is removed afterwards.
+
+            Example:
+              swift build -c release && .build/release/diorama bench render scenes.json
+            """
     )
 
+    @Argument(help: "The scenes file.")
+    var file: String = "scenes.json"
+
+    @Option(help: "Output size in pixels, WIDTHxHEIGHT.")
+    var size: String = "1280x720"
+
+    @Option(help: "Seconds of each scene to time, at 30 fps.")
+    var seconds: Double = 10
+
+    @Flag(help: "Skip the PNG throughput measurement.")
+    var noThroughput = false
+
     func run() async throws {
-        throw ValidationError("'bench render' is not built yet.")
+        let (width, height): (Int, Int)
+        let loaded: LoadedDocument
+        do {
+            (width, height) = try Render.parseSize(size)
+            loaded = try DocumentLoader.load(path: file)
+        } catch let error as DocumentLoadError {
+            FileHandle.standardError.write(Data((error.diagnostics.map(\.description).joined(separator: "\n") + "\n").utf8))
+            throw ExitCode(2)
+        } catch {
+            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            throw ExitCode(2)
+        }
+        let document = loaded.document
+        let evaluator = SceneEvaluator(document: document)
+        let clock = ContinuousClock()
+        print("render cost per frame at \(width)x\(height), 30 fps over \(seconds) s of each scene, in ms; each frame's")
+        print("fastest of three passes, by the wall clock and by this thread's CPU time (which other processes inflate less):")
+        print("  scene      frames  wall median   wall p95   cpu median    cpu p95   first frame  evaluate")
+        for (index, scene) in document.scenes.enumerated() {
+            let renderer = FrameRenderer(imageDirectory: URL(fileURLWithPath: loaded.baseDirectory, isDirectory: true))
+            let count = max(1, Int(min(seconds, scene.duration.doubleValue) * 30))
+            // Three passes over the same frames; a frame's cost is its fastest pass, which strips most of the
+            // time other processes take from this one on a busy machine.
+            var wall = [Double](repeating: .infinity, count: count), cpu = wall, evaluateTimes: [Double] = []
+            var first = 0.0
+            var frame = RenderedFrame(width: width, height: height)
+            for pass in 0..<3 {
+                for k in 0..<count {
+                    var snapshot: Snapshot?
+                    evaluateTimes.append(clock.measure { snapshot = evaluator.snapshot(scene: index, at: Double(k) / 30) }.milliseconds)
+                    try frame.bytes.withUnsafeMutableBytes { buffer in
+                        let cpuStart = Self.threadCPUTime()
+                        let elapsed = try clock.measure {
+                            try renderer.render(snapshot!, into: buffer.baseAddress!, width: width, height: height, stride: width * 4)
+                        }
+                        // The very first frame fills the caches (fonts, sprites, the static background): shown apart.
+                        if pass == 0 && k == 0 {
+                            first = elapsed.milliseconds
+                        } else {
+                            cpu[k] = min(cpu[k], Self.threadCPUTime() - cpuStart)
+                            wall[k] = min(wall[k], elapsed.milliseconds)
+                        }
+                    }
+                }
+            }
+            print(String(format: "  %-10@ %6d %12.2f %10.2f %12.2f %10.2f %13.2f %9.2f", scene.id as NSString, count,
+                         percentile(wall, 0.5), percentile(wall, 0.95), percentile(cpu, 0.5), percentile(cpu, 0.95), first,
+                         percentile(evaluateTimes, 0.5)))
+        }
+
+        print("blur of a 300x300 region at radius 20 (ms, median of 200):")
+        var pixels = [UInt32](repeating: 0, count: 300 * 300)
+        for y in 100..<200 { for x in 100..<200 { pixels[y * 300 + x] = 0xFF80_C0FF } }
+        for reduced in [true, false] {
+            var wall: [Double] = [], cpu: [Double] = []
+            for _ in 0..<200 {
+                var copy = pixels
+                let cpuStart = Self.threadCPUTime()
+                wall.append(clock.measure {
+                    copy.withUnsafeMutableBufferPointer {
+                        GaussianBlur.apply(to: $0.baseAddress!, width: 300, height: 300, rowPixels: 300, sigma: GaussianBlur.sigma(forRadius: 20),
+                                           reduced: reduced)
+                    }
+                }.milliseconds)
+                cpu.append(Self.threadCPUTime() - cpuStart)
+            }
+            let factor = reduced ? GaussianBlur.reductionFactor(sigma: GaussianBlur.sigma(forRadius: 20)) : 1
+            print(String(format: "  %@  wall %7.3f   cpu %7.3f", (reduced ? "as drawn (at 1/\(factor) resolution)" : "at full resolution          ") as NSString,
+                         percentile(wall, 0.5), percentile(cpu, 0.5)))
+        }
+
+        guard !noThroughput else { return }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diorama-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var frames: [(scene: Int, time: Rational)] = []
+        for (index, scene) in document.scenes.enumerated() {
+            let count = Int((scene.duration * Rational(30)).ceiling)
+            frames += (0..<count).map { (index, Rational(Int128($0), 30)) }
+        }
+        var progress = RenderProgress(total: frames.count, showing: false)
+        let cpuStart = Self.processCPUTime()
+        let elapsed = try await clock.measure {
+            _ = try await FrameSequence.write(loaded, frames: frames, width: width, height: height,
+                                              language: document.languages.defaultLanguage, to: directory, replacing: true,
+                                              progress: &progress)
+        }
+        let seconds = elapsed.milliseconds / 1000, cpuSeconds = (Self.processCPUTime() - cpuStart) / 1000
+        print(String(format: "headless render to PNG, whole playlist at %dx%d, 30 fps: %d frames in %.1f s = %.1f frames per second",
+                     width, height, frames.count, seconds, Double(frames.count) / seconds))
+        print(String(format: "  (CPU time %.1f s over all threads: %.1f ms per frame)", cpuSeconds, cpuSeconds * 1000 / Double(frames.count)))
+    }
+
+    /// Milliseconds of CPU time used by the calling thread.
+    static func threadCPUTime() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
+    }
+
+    /// Milliseconds of CPU time used by the whole process.
+    static func processCPUTime() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) * 1000 + Double(time.tv_nsec) / 1e6
+    }
+
+    private func percentile(_ values: [Double], _ fraction: Double) -> Double {
+        guard !values.isEmpty else { return 0 }
+        let sorted = values.sorted()
+        return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
+    }
+}
+
+private extension Duration {
+    var milliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
     }
 }

@@ -164,6 +164,29 @@ private typealias AffineTransform = DioramaTimeline.AffineTransform
         #expect(channels(frame.pixel(x: 20, y: 50)).r < 255)
     }
 
+    @Test func aWideBlurDrawnSmallMatchesTheFullResolutionBlur() throws {
+        // Blurred layers from sigma 5 up are drawn at reduced resolution; compare with blurring full-size pixels
+        // (white on black, so the red channel is the blurred coverage).
+        let square = Rect(x: 60, y: 50, width: 80, height: 60)
+        for radius in [6.0, 12, 30] {
+            let blurred = try render(RenderFixtures.snapshot(width: 200, height: 160, [
+                RenderFixtures.rect(square, fill: .solid(.white), blur: radius)]), 200, 160)
+            var reference = try render(RenderFixtures.snapshot(width: 200, height: 160, [
+                RenderFixtures.rect(square, fill: .solid(.white))]), 200, 160)
+            reference.bytes.withUnsafeMutableBytes {
+                GaussianBlur.apply(to: $0.baseAddress!.assumingMemoryBound(to: UInt32.self), width: 200, height: 160,
+                                   rowPixels: 200, sigma: radius, reduced: false)
+            }
+            var worst = 0
+            for y in 0..<160 {
+                for x in 0..<200 {
+                    worst = max(worst, abs(channels(blurred.pixel(x: x, y: y)).r - channels(reference.pixel(x: x, y: y)).r))
+                }
+            }
+            #expect(worst <= 8, "radius \(radius): largest difference \(worst)")
+        }
+    }
+
     @Test func hueRotationTurnsRedTowardsGreenAndKeepsGrey() throws {
         #expect(HueRotation.matrix(degrees: 0).enumerated().allSatisfy { abs($1 - ([0, 4, 8].contains($0) ? 1 : 0)) < 1e-9 })
         for row in 0..<3 {
