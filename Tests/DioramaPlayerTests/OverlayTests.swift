@@ -1,5 +1,6 @@
 import DioramaDocument
 import DioramaTimeline
+import Foundation
 @testable import DioramaPlayer
 import DioramaTestSupport
 import Testing
@@ -113,5 +114,29 @@ import Testing
         #expect(drawn.width == 320 && drawn.height == 180)
         #expect(drawn.pixels == here)
         #expect(background.wait()?.pixels == here, "waiting again gives the same frame")
+    }
+}
+
+@Suite struct BannerTests {
+    @Test func longLinesWrapAtSpacesWithinTheColumns() {
+        let line = "scenes.json:19:19: error: \"duration\" must be greater than 0 and at most 86400 seconds, not -20 (at scenes[0].duration)"
+        let pieces = OverlayComposer.wrap(line, columns: 40)
+        #expect(pieces.allSatisfy { $0.count <= 40 })
+        #expect(pieces.dropFirst().allSatisfy { $0.hasPrefix("  ") })
+        #expect(pieces.map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ") == line)
+        #expect(OverlayComposer.wrap("short", columns: 40) == ["short"])
+        #expect(OverlayComposer.wrap(String(repeating: "x", count: 50), columns: 20).map(\.count) == [20, 20, 14])
+    }
+
+    @Test func aLongListOfErrorsEndsWithHowManyMoreThereAre() {
+        let composer = OverlayComposer(layout: OverlayLayout(canvas: Size(width: 1280, height: 720), sceneCount: 1))
+        let lines = (1...12).map { "scenes.json:\($0):1: error: problem \($0)" }
+        let nodes = composer.nodes(for: OverlayContent(progress: [0], currentScene: 0, title: "", showsBars: false, banner: lines))
+        guard case .group(let children) = nodes[0].content, case .text(let last) = children.last?.content else {
+            Issue.record("the banner is a panel with lines")
+            return
+        }
+        #expect(children.count == 1 + 8)
+        #expect(last.text.hasPrefix("… 5 more lines"))
     }
 }

@@ -1,4 +1,5 @@
 import DioramaDocument
+import Foundation
 import DioramaTimeline
 
 /// Everything the overlay shows at one frame.
@@ -132,11 +133,18 @@ public struct OverlayComposer: Sendable {
     }
 
     private func banner(_ lines: [String]) -> NodeSnapshot {
-        let shown = Array(lines.prefix(6))
         let size = 15 * unit, lineHeight = 21 * unit, padding = 12 * unit
+        let panelWidth = layout.canvas.width - 2 * layout.margin
+        // DejaVu Sans Mono advances 0.602 em per character.
+        let columns = max(20, Int((panelWidth - 2 * padding) / (size * 0.602)))
+        var shown = lines.flatMap { Self.wrap($0, columns: columns) }
+        if shown.count > 8 {
+            let hidden = shown.count - 7
+            shown = Array(shown.prefix(7)) + ["… \(hidden) more line\(hidden == 1 ? "" : "s"): run `diorama check` for all of them"]
+        }
         let height = Double(shown.count) * lineHeight + 2 * padding
         let top = layout.titleOrigin.y + 24 * unit
-        let panel = Rect(x: layout.margin, y: top, width: layout.canvas.width - 2 * layout.margin, height: height)
+        let panel = Rect(x: layout.margin, y: top, width: panelWidth, height: height)
         var children = [shape(.rect(panel, cornerRadius: 8 * unit),
                               fill: .solid(Color(red: 0.62, green: 0.08, blue: 0.1, alpha: 0.92)), id: nil)]
         for (index, line) in shown.enumerated() {
@@ -144,6 +152,24 @@ public struct OverlayComposer: Sendable {
             children.append(text(line, at: position, alignment: .leading, size: size, family: Self.mono))
         }
         return NodeSnapshot(id: "overlay.banner", bounds: canvasRect, content: .group(children))
+    }
+
+    /// `line` broken into pieces of at most `columns` characters, at spaces where there are any;
+    /// continuation lines are indented by two spaces.
+    static func wrap(_ line: String, columns: Int) -> [String] {
+        var pieces: [String] = []
+        var rest = Substring(line)
+        var limit = columns
+        while rest.count > limit {
+            let window = rest.prefix(limit)
+            let cut = window.lastIndex(of: " ").map { window.distance(from: window.startIndex, to: $0) } ?? limit
+            let end = rest.index(rest.startIndex, offsetBy: cut > limit / 3 ? cut : limit)
+            pieces.append((pieces.isEmpty ? "" : "  ") + rest[..<end].trimmingCharacters(in: .whitespaces))
+            rest = rest[end...].drop { $0 == " " }
+            limit = columns - 2
+        }
+        pieces.append((pieces.isEmpty ? "" : "  ") + rest)
+        return pieces
     }
 
     private func toast(_ message: String) -> NodeSnapshot {
