@@ -93,3 +93,21 @@ extension WindowSuites {
         }
     }
 }
+
+extension WindowSuites.WindowPixelTests {
+    @Test func aPageDoesNotDrawOverThePageBesideIt() throws {
+        // A scene whose red bar reaches 200 points past the canvas's right edge.
+        let canvas = Size(width: 400, height: 200)
+        let bar = Rect(x: 300, y: 50, width: 300, height: 100)
+        let scene = Snapshot(canvas: canvas, background: .solid(.black), nodes: [
+            NodeSnapshot(bounds: bar, content: .shape(ShapeSnapshot(geometry: .rect(bar, cornerRadius: 0),
+                                                                   fill: .solid(Color(red: 1, green: 0, blue: 0)), stroke: nil))),
+        ])
+        let neighbour = Snapshot(canvas: canvas, background: .solid(Color(red: 0, green: 0, blue: 1)), nodes: [])
+        let frame = FrameComposer.compose(scene: scene, offset: -100, neighbour: neighbour)
+        let pixels = try headless(frame, width: 400, height: 200)
+        #expect(close(pixels[100 * 400 + 250], Color(red: 1, green: 0, blue: 0)), "the bar on its own page")
+        #expect(close(pixels[100 * 400 + 310], Color(red: 0, green: 0, blue: 1)), "cut at its page's edge")
+        #expect(close(pixels[100 * 400 + 298], Color(red: 1, green: 0, blue: 0)))
+    }
+}
