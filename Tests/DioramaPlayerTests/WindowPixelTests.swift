@@ -12,7 +12,8 @@ extension WindowSuites {
     @Suite struct WindowPixelTests {
         init() throws {
             let display = try XServer.display()
-            setenv("DISPLAY", display, 1)
+            // Only when the tests started their own server (setenv is not safe while other threads read the environment).
+            if ProcessInfo.processInfo.environment["DISPLAY"] != display { setenv("DISPLAY", display, 1) }
             try VideoSystem.start(driver: "x11")
         }
 
