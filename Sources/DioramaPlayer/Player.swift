@@ -125,10 +125,11 @@ public final class Player {
     /// Frames of the audio clock that pass between reading the clock and presenting the frame drawn for it.
     private var presentationLead = 0.0
 
-    /// Loads the file, opens the window and the sound, and restores the saved language. Prints nothing:
-    /// notes for the terminal (a corrupt settings file, the audio device) are in `notes`.
+    /// Lines for the terminal: a corrupt settings file, the audio device, sounds that failed to load.
     public private(set) var notes: [String] = []
 
+    /// Loads the file, opens the window (showing the first frame at once) and the sound, and restores the
+    /// saved language. Prints nothing: what the terminal should show is in `notes`.
     public init(options: PlayerOptions, dependencies: PlayerDependencies) throws(PlayerStartError) {
         self.options = options
         self.dependencies = dependencies
