@@ -27,6 +27,8 @@ public final class FrameRenderer {
     public private(set) var warnings: [String] = []
 
     let textLayouts = TextLayoutCache()
+    /// Degrees of hue rotation applied to every paint while drawing the current subtree (see `draw`).
+    var paintHue = 0.0
     let sprites = ParticleSpriteCache()
     private var images: [String: OpaquePointer?] = [:]
     /// A 1×1 context for measuring paths outside of drawing.
@@ -120,7 +122,7 @@ public final class FrameRenderer {
         cairo_scale(cr, placement.scale, placement.scale)
         if clearing {
             let canvasRect = Rect(x: 0, y: 0, width: snapshot.canvas.width, height: snapshot.canvas.height)
-            let pattern = makePattern(snapshot.background, bounds: canvasRect, alpha: 1)
+            let pattern = makePattern(snapshot.background, bounds: canvasRect, alpha: 1, hue: 0)
             cairo_set_source(cr, pattern)
             cairo_paint(cr)
             cairo_pattern_destroy(pattern)

@@ -15,15 +15,25 @@ extension FrameRenderer {
         cairo_save(cr)
         var matrix = node.transform.cairoMatrix
         cairo_transform(cr, &matrix)
-        if node.needsLayer, !canDrawWithoutLayer(node) {
-            if hasOnlyShadow(node), drawShadowBeneath(node, in: cr) {
-                drawContent(node, alpha: 1, in: cr)
+        // Hue rotation is linear in premultiplied colour and leaves alpha alone, so rotating every paint
+        // of the subtree equals rotating its layer (up to clamping), with no layer. Images need the layer.
+        let outerHue = paintHue
+        var effects = node
+        if node.hueRotation != 0, !node.content.containsImage {
+            paintHue += node.hueRotation
+            effects.hueRotation = 0
+        }
+        if effects.needsLayer, !canDrawWithoutLayer(effects) {
+            if hasOnlyShadow(effects) {
+                drawShadowBeneath(effects, shadowHue: outerHue, in: cr)
+                drawContent(effects, alpha: 1, in: cr)
             } else {
-                drawLayer(node, in: cr)
+                drawLayer(effects, shadowHue: outerHue, in: cr)
             }
         } else {
-            drawContent(node, alpha: min(node.opacity, 1), in: cr)
+            drawContent(effects, alpha: min(node.opacity, 1), in: cr)
         }
+        paintHue = outerHue
         cairo_restore(cr)
     }
 
@@ -58,7 +68,7 @@ extension FrameRenderer {
     /// Draws the node into an offscreen group no larger than its visible ink (plus the reach of its
     /// blur and shadow), applies hue rotation, blur, mask and shadow to that group's pixels, then
     /// composites it once with the node's opacity.
-    private func drawLayer(_ node: NodeSnapshot, in cr: OpaquePointer) {
+    private func drawLayer(_ node: NodeSnapshot, shadowHue: Double, in cr: OpaquePointer) {
         guard let ink = inkBounds(of: node.content, bounds: node.bounds) else { return }
         var ctm = cairo_matrix_t()
         cairo_get_matrix(cr, &ctm)
@@ -109,14 +119,15 @@ extension FrameRenderer {
             }
         }
         if let mask = node.mask {
-            let pattern = makePattern(mask, bounds: node.bounds, alpha: 1)
+            let pattern = makePattern(mask, bounds: node.bounds, alpha: 1, hue: 0)
             cairo_set_operator(layerContext, CAIRO_OPERATOR_DEST_IN)
             cairo_set_source(layerContext, pattern)
             cairo_paint(layerContext)
             cairo_pattern_destroy(pattern)
         }
         if let shadow = node.shadow, shadow.color.alpha > 0 {
-            drawShadow(under: layer, color: shadow.color, sigma: shadowSigma * scale, offset: shadowOffset, in: layerContext)
+            drawShadow(under: layer, color: shadow.color.hueRotated(by: shadowHue), sigma: shadowSigma * scale, offset: shadowOffset,
+                       in: layerContext)
         }
         cairo_destroy(layerContext)
         cairo_surface_flush(layer)
@@ -208,6 +219,16 @@ extension FrameRenderer {
             return box
         case .image(let image):
             return BoundingBox(image.rect).nonEmptyBox
+        }
+    }
+}
+
+extension SnapshotContent {
+    var containsImage: Bool {
+        switch self {
+        case .image: true
+        case .group(let children): children.contains { $0.content.containsImage }
+        case .shape, .text, .particles: false
         }
     }
 }

@@ -32,7 +32,8 @@ extension FrameRenderer {
                 let key = ParticleSpriteCache.Key(shape: system.shape, deviceRadius: particle.radius * m.xx,
                                                   rotation: particle.rotation, fractionX: px - cellX, fractionY: py - cellY)
                 let sprite = sprites.sprite(for: key)
-                blend(sprite, at: Int(cellX) - sprite.half, Int(cellY) - sprite.half, color: particle.color, opacity: opacity,
+                blend(sprite, at: Int(cellX) - sprite.half, Int(cellY) - sprite.half, color: particle.color.hueRotated(by: paintHue),
+                      opacity: opacity,
                       mode: system.blendMode, into: pixels, rowPixels: rowPixels, area: area)
             }
         }
@@ -48,6 +49,31 @@ extension FrameRenderer {
         let green = UInt32((min(max(color.green, 0), 1) * 255).rounded())
         let blue = UInt32((min(max(color.blue, 0), 1) * 255).rounded())
         @inline(__always) func times(_ a: UInt32, _ b: UInt32) -> UInt32 { (a * b + 127) / 255 }
+        /// Two 8-bit channels in 16-bit lanes (bits 0-7 and 16-23), each multiplied by k / 255, rounded.
+        @inline(__always) func scaleLanes(_ lanes: UInt32, _ k: UInt32) -> UInt32 {
+            let t = lanes &* k &+ 0x0080_0080
+            return ((t &+ ((t >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+        }
+        if mode == .normal {
+            // OVER, two channels at a time: pixel = colour × a + pixel × (1 − a).
+            let colorEvens = blue | red << 16, colorOdds = green | 255 << 16
+            sprite.coverage.withUnsafeBufferPointer { coverage in
+                for y in y0..<y1 {
+                    let row = pixels + y * rowPixels
+                    let spriteRow = (y - top) * sprite.size - left
+                    for x in x0..<x1 {
+                        let c = UInt32(coverage[spriteRow + x])
+                        guard c > 0 else { continue }
+                        let a = times(c, strength), keep = 255 - a
+                        let d = row[x]
+                        let evens = scaleLanes(colorEvens, a) &+ scaleLanes(d & 0x00FF_00FF, keep)
+                        let odds = scaleLanes(colorOdds, a) &+ scaleLanes((d >> 8) & 0x00FF_00FF, keep)
+                        row[x] = evens | odds << 8
+                    }
+                }
+            }
+            return
+        }
         sprite.coverage.withUnsafeBufferPointer { coverage in
             for y in y0..<y1 {
                 let row = pixels + y * rowPixels
@@ -92,7 +118,8 @@ extension FrameRenderer {
             cairo_save(cr)
             cairo_translate(cr, particle.position.x, particle.position.y)
             cairo_rotate(cr, particle.rotation * .pi / 180)
-            cairo_set_source_rgba(cr, particle.color.red, particle.color.green, particle.color.blue, opacity)
+            let color = particle.color.hueRotated(by: paintHue)
+            cairo_set_source_rgba(cr, color.red, color.green, color.blue, opacity)
             paintParticleShape(system.shape, radius: particle.radius, pixel: 1 / m.uniformScale, in: cr)
             cairo_restore(cr)
         }

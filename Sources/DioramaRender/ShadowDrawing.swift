@@ -15,26 +15,24 @@ extension FrameRenderer {
         node.shadow != nil && node.opacity >= 1 && node.hueRotation == 0 && node.blur <= 0 && node.mask == nil
     }
 
-    /// Paints the node's shadow under where its content will go. Returns false when it cannot (the target
-    /// is not an ARGB32 image), and the caller falls back to a layer.
-    func drawShadowBeneath(_ node: NodeSnapshot, in cr: OpaquePointer) -> Bool {
-        guard let shadow = node.shadow else { return true }
-        let target = cairo_get_group_target(cr)!
-        guard isPixelExact(target) else { return false }
+    /// Paints the node's shadow under where its content will go (the caller then draws the content).
+    /// `shadowHue` is the hue rotation of the node's ancestors (its own comes before its shadow).
+    func drawShadowBeneath(_ node: NodeSnapshot, shadowHue: Double, in cr: OpaquePointer) {
+        guard let shadow = node.shadow else { return }
         guard shadow.color.alpha > 0, let ink = inkBounds(of: node.content, bounds: node.bounds),
-              let clip = deviceClip(cr) else { return true }
+              let clip = deviceClip(cr) else { return }
         var ctm = cairo_matrix_t()
         cairo_get_matrix(cr, &ctm)
         let sigma = GaussianBlur.sigma(forRadius: shadow.radius) * ctm.uniformScale
         let offset = (x: ctm.xx * shadow.x + ctm.xy * shadow.y, y: ctm.yx * shadow.x + ctm.yy * shadow.y)
         let contentBox = ctm.boundingBox(of: ink)
         let shadowBox = contentBox.offsetBy(offset.x, offset.y).insetBy(-GaussianBlur.reach(sigma: sigma) - 1)
-        guard let visible = shadowBox.roundedOut.intersection(clip) else { return true }
+        guard let visible = shadowBox.roundedOut.intersection(clip) else { return }
         // The silhouette also covers content just outside the visible area whose shadow reaches into view.
         let margin = Int(GaussianBlur.reach(sigma: sigma).rounded(.up)) + 2
         guard let region = shadowBox.roundedOut.intersection(PixelRect(
             x: visible.x - margin, y: visible.y - margin, width: visible.width + 2 * margin, height: visible.height + 2 * margin))
-        else { return true }
+        else { return }
 
         // One silhouette sample per sigma: a gaussian of one sample's deviation interpolates smoothly.
         let factor = max(1, min(16, Int(sigma)))
@@ -43,39 +41,40 @@ extension FrameRenderer {
         let originX = region.x - factor, originY = region.y - factor
         let grid = SilhouetteGrid(factor: factor, cellsX: cellsX, cellsY: cellsY, originX: originX, originY: originY)
 
-        let shadowCells = silhouette(of: node, ctm: ctm, shift: offset, grid: grid)
-        let coverCells = silhouette(of: node, ctm: ctm, shift: (0, 0), grid: grid)
-        defer {
-            cairo_surface_destroy(shadowCells)
-            cairo_surface_destroy(coverCells)
-        }
-        guard let shadowAlpha = cairo_image_surface_get_data(shadowCells),
-              let coverAlpha = cairo_image_surface_get_data(coverCells) else { return true }
-        let rowBytes = Int(cairo_image_surface_get_stride(shadowCells))
-        GaussianBlur.applyToAlpha(shadowAlpha, width: cellsX, height: cellsY, rowBytes: rowBytes, sigma: sigma / Double(factor))
-        let hidden = grid.hiddenCells(cover: coverAlpha, rowBytes: rowBytes)
-        defer { hidden.deallocate() }
+        // One silhouette: where the content lies (to skip what it will cover) and, moved by the offset, the shadow.
+        let coverCells = silhouette(of: node, ctm: ctm, grid: grid)
+        defer { cairo_surface_destroy(coverCells) }
+        guard let coverAlpha = cairo_image_surface_get_data(coverCells) else { return }
+        let coverRowBytes = Int(cairo_image_surface_get_stride(coverCells))
+        let shadowAlpha = grid.shifted(coverAlpha, rowBytes: coverRowBytes, by: (offset.x / Double(factor), offset.y / Double(factor)))
+        defer { shadowAlpha.deallocate() }
+        GaussianBlur.applyToAlpha(shadowAlpha, width: cellsX, height: cellsY, rowBytes: cellsX,
+                                  sigma: GaussianBlur.reducedSigma(sigma, factor: factor))
+        let covered = grid.coveredQuads(coverAlpha, rowBytes: coverRowBytes)
+        defer { covered.deallocate() }
 
-        var deviceX = 0.0, deviceY = 0.0
-        cairo_surface_get_device_offset(target, &deviceX, &deviceY)
-        withPixels(of: target) { pixels, width, height, rowPixels in
-            guard let area = PixelRect(x: visible.x + Int(deviceX), y: visible.y + Int(deviceY), width: visible.width,
-                                       height: visible.height).intersection(PixelRect(x: 0, y: 0, width: width, height: height))
-            else { return }
-            grid.composite(shadowAlpha, rowBytes: rowBytes, hidden: hidden, color: shadow.color, into: pixels,
-                           rowPixels: rowPixels, area: area, cellOrigin: (originX + Int(deviceX), originY + Int(deviceY)))
-        }
-        return true
+        // The shadow's coverage at full resolution, only over rows where it shows, painted by cairo (pixman's
+        // solid-through-mask compositing is far faster than blending pixel by pixel here).
+        guard let mask = grid.coverageMask(shadowAlpha, covered: covered, area: visible) else { return }
+        defer { mask.bytes.deallocate() }
+        let maskSurface = cairo_image_surface_create_for_data(mask.bytes, CAIRO_FORMAT_A8, Int32(visible.width),
+                                                              Int32(mask.rows), Int32(mask.stride))!
+        let color = shadow.color.hueRotated(by: shadowHue)
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
+        cairo_mask_surface(cr, maskSurface, Double(visible.x), Double(mask.top))
+        cairo_restore(cr)
+        cairo_surface_finish(maskSurface)
+        cairo_surface_destroy(maskSurface)
     }
 
-    /// The node's content drawn at 1/`factor` resolution into a new A8 surface of cells, shifted by `shift`
-    /// device pixels.
-    private func silhouette(of node: NodeSnapshot, ctm: cairo_matrix_t, shift: (x: Double, y: Double),
-                            grid: SilhouetteGrid) -> OpaquePointer {
+    /// The node's content drawn at 1/`factor` resolution into a new A8 surface of cells.
+    private func silhouette(of node: NodeSnapshot, ctm: cairo_matrix_t, grid: SilhouetteGrid) -> OpaquePointer {
         let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(grid.cellsX), Int32(grid.cellsY))!
         let cr = cairo_create(surface)!
         cairo_scale(cr, 1 / Double(grid.factor), 1 / Double(grid.factor))
-        cairo_translate(cr, shift.x - Double(grid.originX), shift.y - Double(grid.originY))
+        cairo_translate(cr, -Double(grid.originX), -Double(grid.originY))
         var matrix = ctm
         cairo_transform(cr, &matrix)
         drawContent(node, alpha: 1, in: cr)
@@ -134,43 +133,58 @@ struct SilhouetteGrid {
     let originX: Int
     let originY: Int
 
-    /// Cells whose whole 3×3 neighbourhood is fully covered by the content: their pixels are painted over
-    /// by the content anyway, and no bilinear lookup near them reaches a partly covered cell.
-    /// The caller deallocates the result.
-    func hiddenCells(cover: UnsafeMutablePointer<UInt8>, rowBytes: Int) -> UnsafeMutablePointer<Bool> {
-        let count = cellsX * cellsY
-        let across = UnsafeMutablePointer<Bool>.allocate(capacity: count)
-        defer { across.deallocate() }
-        let hidden = UnsafeMutablePointer<Bool>.allocate(capacity: count)
-        hidden.initialize(repeating: false, count: count)
-        across.initialize(repeating: false, count: count)
+    /// The cells moved by (`dx`, `dy`) cells, resampled bilinearly, transparent where nothing moved in:
+    /// `cellsX` bytes per row. The caller deallocates the result.
+    func shifted(_ cells: UnsafeMutablePointer<UInt8>, rowBytes: Int, by shift: (dx: Double, dy: Double)) -> UnsafeMutablePointer<UInt8> {
+        let out = UnsafeMutablePointer<UInt8>.allocate(capacity: cellsX * cellsY)
+        out.initialize(repeating: 0, count: cellsX * cellsY)
+        let whole = (x: Int(shift.dx.rounded(.down)), y: Int(shift.dy.rounded(.down)))
+        let fx = UInt32(((shift.dx - Double(whole.x)) * 256).rounded()), fy = UInt32(((shift.dy - Double(whole.y)) * 256).rounded())
+        if shift.dx == 0, shift.dy == 0 {
+            for j in 0..<cellsY { (out + j * cellsX).update(from: cells + j * rowBytes, count: cellsX) }
+            return out
+        }
+        // Output cell (i, j) blends source cells i - whole.x - 1 and i - whole.x (weights fx, 256 - fx), likewise in y.
+        let zeros = UnsafeMutablePointer<UInt8>.allocate(capacity: cellsX)
+        zeros.initialize(repeating: 0, count: cellsX)
+        defer { zeros.deallocate() }
+        func sourceRow(_ j: Int) -> UnsafeMutablePointer<UInt8> { j >= 0 && j < cellsY ? cells + j * rowBytes : zeros }
         for j in 0..<cellsY {
-            let row = cover + j * rowBytes, out = across + j * cellsX
-            for i in 1..<max(1, cellsX - 1) {
-                out[i] = row[i - 1] & row[i] & row[i + 1] == 255
+            let above = sourceRow(j - whole.y - 1), below = sourceRow(j - whole.y)
+            let row = out + j * cellsX
+            let (low, high) = (max(0, whole.x), min(cellsX, cellsX + whole.x + 1))
+            guard low < high else { continue }
+            for i in low..<high {
+                let si = i - whole.x
+                let (left, right) = (si - 1 >= 0 && si - 1 < cellsX ? si - 1 : -1, si < cellsX ? si : -1)
+                let aboveValue = (left >= 0 ? UInt32(above[left]) * fx : 0) + (right >= 0 ? UInt32(above[right]) * (256 - fx) : 0)
+                let belowValue = (left >= 0 ? UInt32(below[left]) * fx : 0) + (right >= 0 ? UInt32(below[right]) * (256 - fx) : 0)
+                row[i] = UInt8(truncatingIfNeeded: (aboveValue * fy + belowValue * (256 - fy) + 32768) >> 16)
             }
         }
-        for j in 1..<max(1, cellsY - 1) {
-            let above = across + (j - 1) * cellsX, here = across + j * cellsX, below = across + (j + 1) * cellsX
-            let out = hidden + j * cellsX
-            for i in 0..<cellsX { out[i] = above[i] && here[i] && below[i] }
-        }
-        return hidden
+        return out
     }
 
-    /// Paints `color` with the bilinearly enlarged cell alphas onto premultiplied ARGB32 pixels (OVER),
-    /// inside `area` (pixels of the target), skipping hidden cells and cells with no shadow around them.
-    func composite(_ alpha: UnsafeMutablePointer<UInt8>, rowBytes: Int, hidden: UnsafeMutablePointer<Bool>, color: Color,
-                   into pixels: UnsafeMutablePointer<UInt32>, rowPixels: Int, area: PixelRect, cellOrigin: (x: Int, y: Int)) {
-        // The premultiplied shadow colour at every coverage, and what it leaves of the pixel below.
-        let a = min(max(color.alpha, 0), 1)
-        var paint = [UInt32](repeating: 0, count: 256), keep = [UInt32](repeating: 0, count: 256)
-        for coverage in 0..<256 {
-            let k = a * Double(coverage) / 255
-            func byte(_ v: Double) -> UInt32 { UInt32(min(max(v, 0), 1) * k * 255 + 0.5) }
-            paint[coverage] = byte(1) << 24 | byte(color.red) << 16 | byte(color.green) << 8 | byte(color.blue)
-            keep[coverage] = 255 - byte(1)
+    /// For each quad of cells (i, j)...(i + 1, j + 1): true when all four are fully covered by the content,
+    /// so every pixel between their centres will be painted over by the content and needs no shadow.
+    /// The caller deallocates the result.
+    func coveredQuads(_ cover: UnsafeMutablePointer<UInt8>, rowBytes: Int) -> UnsafeMutablePointer<Bool> {
+        let quads = UnsafeMutablePointer<Bool>.allocate(capacity: cellsX * cellsY)
+        quads.initialize(repeating: false, count: cellsX * cellsY)
+        for j in 0..<(cellsY - 1) {
+            let upper = cover + j * rowBytes, lower = upper + rowBytes, out = quads + j * cellsX
+            for i in 0..<(cellsX - 1) {
+                out[i] = upper[i] & upper[i + 1] & lower[i] & lower[i + 1] == 255
+            }
         }
+        return quads
+    }
+
+    /// The shadow's coverage at full resolution (A8, bilinear between cell centres) over `area` (device
+    /// pixels), zero where the content will cover it; only the rows from the first to the last that have
+    /// anything to paint. Nil when nothing shows. The caller deallocates `bytes`.
+    func coverageMask(_ alpha: UnsafeMutablePointer<UInt8>, covered: UnsafeMutablePointer<Bool>, area: PixelRect)
+        -> (bytes: UnsafeMutablePointer<UInt8>, stride: Int, top: Int, rows: Int)? {
         // Horizontal bilinear weights (1/256) of the pixel at offset u inside its cell: pixels left of the cell's
         // centre blend cells i - 1 and i, the others cells i and i + 1; `weights[u]` is the second cell's share.
         let half = factor / 2
@@ -179,48 +193,86 @@ struct SilhouetteGrid {
             let position = (Double(u) + 0.5) / Double(factor) - 0.5
             weights[u] = UInt32(((position < 0 ? position + 1 : position) * 256).rounded())
         }
-        paint.withUnsafeBufferPointer { paint in
-        keep.withUnsafeBufferPointer { keep in
+        // Per quad row j0 (cell rows j0 and j0 + 1), the cells that may paint anything: not entirely under the
+        // content and with some shadow around them.
+        var activeStart = [Int](repeating: 0, count: cellsY + 1)
+        var active: [Int32] = []
+        for j0 in 0..<cellsY {
+            activeStart[j0] = active.count
+            guard j0 < cellsY - 1 else { continue }
+            let upper = alpha + j0 * cellsX, lower = upper + cellsX, coveredRow = covered + j0 * cellsX
+            for i in 0..<cellsX {
+                let left = max(i - 1, 0), right = min(i + 1, cellsX - 1)
+                if coveredRow[min(left, cellsX - 2)] && coveredRow[min(i, cellsX - 2)] { continue }
+                if upper[left] | upper[i] | upper[right] | lower[left] | lower[i] | lower[right] == 0 { continue }
+                active.append(Int32(i))
+            }
+        }
+        activeStart[cellsY] = active.count
+        // Device row y blends cell rows j0 and j0 + 1 with weight fy (1/256) for the second.
+        func rowPlace(_ y: Int) -> (j0: Int, v: Int) {
+            let j = (y - originY) / factor, v = (y - originY) - j * factor
+            return (min(max(2 * v + 1 < factor ? j - 1 : j, 0), cellsY - 2), v)
+        }
+        var first = area.y + area.height, last = area.y - 1
+        for y in area.y..<(area.y + area.height) {
+            let j0 = rowPlace(y).j0
+            if activeStart[j0] < activeStart[j0 + 1] {
+                first = min(first, y)
+                last = y
+            }
+        }
+        guard first <= last else { return nil }
+        let rows = last - first + 1
+        let maskStride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(area.width)))
+        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: maskStride * rows)
+        bytes.initialize(repeating: 0, count: maskStride * rows)
+        let end = area.x + area.width
         weights.withUnsafeBufferPointer { weights in
-            for y in area.y..<(area.y + area.height) {
-                let j = (y - cellOrigin.y) / factor, v = (y - cellOrigin.y) - j * factor
-                // Vertical blend of cell rows j0 and j0 + 1 with weight fy (1/256) for the second.
-                let position = (Double(v) + 0.5) / Double(factor) - 0.5
-                let j0 = min(max(position < 0 ? j - 1 : j, 0), cellsY - 2)
+        active.withUnsafeBufferPointer { active in
+            for y in first...last {
+                let (j0, v) = rowPlace(y)
                 let fy = weights[v], gy = 256 - fy
-                let upper = alpha + j0 * rowBytes, lower = upper + rowBytes
-                let hiddenRow = hidden + j * cellsX
-                let row = pixels + y * rowPixels
-                let end = area.x + area.width
-                var i = (area.x - cellOrigin.x) / factor
-                var cellStart = cellOrigin.x + i * factor
-                while cellStart < end {
-                    defer { i += 1; cellStart += factor }
-                    if hiddenRow[i] { continue }
+                let upper = alpha + j0 * cellsX, lower = upper + cellsX
+                let coveredRow = covered + j0 * cellsX
+                // Indexed by device x.
+                let row = bytes + (y - first) * maskStride - area.x
+                for index in activeStart[j0]..<activeStart[j0 + 1] {
+                    let i = Int(active[index])
+                    let cellStart = originX + i * factor
                     let left = max(i - 1, 0), right = min(i + 1, cellsX - 1)
                     // The three cell columns this cell's pixels blend, already blended vertically (in 1/256).
                     let a = UInt32(upper[left]) * gy + UInt32(lower[left]) * fy
                     let b = UInt32(upper[i]) * gy + UInt32(lower[i]) * fy
                     let c = UInt32(upper[right]) * gy + UInt32(lower[right]) * fy
-                    if a | b | c == 0 { continue }
-                    let first = max(cellStart, area.x), last = min(cellStart + factor, end)
-                    for x in first..<last {
-                        let u = x - cellStart, fx = weights[u]
-                        let value = u < half ? a * (256 - fx) + b * fx : b * (256 - fx) + c * fx
-                        let coverage = Int((value + 0x8000) >> 16)
-                        guard coverage > 0 else { continue }
-                        // OVER in two lanes of two channels, dividing by 255 exactly.
-                        let d = row[x], k = keep[coverage]
-                        var evens = (d & 0x00FF_00FF) &* k &+ 0x0080_0080
-                        evens = ((evens &+ ((evens >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-                        var odds = ((d >> 8) & 0x00FF_00FF) &* k &+ 0x0080_0080
-                        odds = (odds &+ ((odds >> 8) & 0x00FF_00FF)) & 0xFF00_FF00
-                        row[x] = (evens | odds) &+ paint[coverage]
+                    // Pixels left of the cell's centre lie in quad (i - 1, j0) and blend a and b; the others lie
+                    // in quad (i, j0) and blend b and c. Quads under the content stay zero.
+                    let openLeft = !coveredRow[min(left, cellsX - 2)], openRight = !coveredRow[min(i, cellsX - 2)]
+                    if cellStart >= area.x && cellStart + factor <= end {
+                        if openLeft {
+                            for u in 0..<half {
+                                let w = weights[u]
+                                row[cellStart + u] = UInt8(truncatingIfNeeded: (a &* (256 &- w) &+ b &* w &+ 0x8000) >> 16)
+                            }
+                        }
+                        if openRight {
+                            for u in half..<factor {
+                                let w = weights[u]
+                                row[cellStart + u] = UInt8(truncatingIfNeeded: (b &* (256 &- w) &+ c &* w &+ 0x8000) >> 16)
+                            }
+                        }
+                    } else {
+                        for u in 0..<factor where cellStart + u >= area.x && cellStart + u < end {
+                            let w = weights[u]
+                            let value = u < half ? (openLeft ? a &* (256 &- w) &+ b &* w : 0)
+                                                 : (openRight ? b &* (256 &- w) &+ c &* w : 0)
+                            row[cellStart + u] = UInt8(truncatingIfNeeded: (value &+ 0x8000) >> 16)
+                        }
                     }
                 }
             }
         }
         }
-        }
+        return (bytes, maskStride, first, rows)
     }
 }

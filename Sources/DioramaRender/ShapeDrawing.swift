@@ -12,14 +12,14 @@ extension FrameRenderer {
         addPath(shape.geometry, to: cr)
         if from > 0 || to < 1 { trimPath(cr, from: from, to: to) }
         if let fill = shape.fill {
-            let pattern = makePattern(fill, bounds: bounds, alpha: alpha)
+            let pattern = makePattern(fill, bounds: bounds, alpha: alpha, hue: paintHue)
             cairo_set_source(cr, pattern)
             cairo_fill_preserve(cr)
             cairo_pattern_destroy(pattern)
         }
         if let stroke = shape.stroke, stroke.width > 0 {
             applyStrokeStyle(stroke, to: cr)
-            let pattern = makePattern(stroke.paint, bounds: bounds, alpha: alpha)
+            let pattern = makePattern(stroke.paint, bounds: bounds, alpha: alpha, hue: paintHue)
             cairo_set_source(cr, pattern)
             cairo_stroke_preserve(cr)
             cairo_pattern_destroy(pattern)
@@ -190,8 +190,10 @@ extension FrameRenderer {
 // MARK: - Paint
 
 /// A cairo pattern for a paint; gradient unit points refer to `bounds` (the node's frame), as in SwiftUI.
-/// `alpha` multiplies every colour's alpha. The caller destroys the pattern.
-func makePattern(_ paint: Paint, bounds: Rect, alpha: Double) -> OpaquePointer {
+/// `alpha` multiplies every colour's alpha; `hue` (degrees) rotates every colour's hue.
+/// The caller destroys the pattern.
+func makePattern(_ paint: Paint, bounds: Rect, alpha: Double, hue: Double) -> OpaquePointer {
+    guard hue == 0 else { return makePattern(paint.hueRotated(by: hue), bounds: bounds, alpha: alpha, hue: 0) }
     func addStops(_ stops: [GradientStop], to pattern: OpaquePointer) {
         for stop in stops.sorted(by: { $0.location < $1.location }) {
             let c = stop.color
@@ -273,4 +275,32 @@ private func makeAngularPattern(stops: [GradientStop], center: Point, reach: Dou
         cairo_mesh_pattern_end_patch(pattern)
     }
     return pattern
+}
+
+extension Color {
+    /// The colour through the hue-rotate matrix, clamped to 0...1 (alpha unchanged).
+    func hueRotated(by degrees: Double) -> Color {
+        guard degrees != 0 else { return self }
+        let m = HueRotation.matrix(degrees: degrees)
+        func clamp(_ v: Double) -> Double { min(max(v, 0), 1) }
+        return Color(red: clamp(m[0] * red + m[1] * green + m[2] * blue),
+                     green: clamp(m[3] * red + m[4] * green + m[5] * blue),
+                     blue: clamp(m[6] * red + m[7] * green + m[8] * blue), alpha: alpha)
+    }
+}
+
+extension Paint {
+    func hueRotated(by degrees: Double) -> Paint {
+        func rotate(_ stops: [GradientStop]) -> [GradientStop] {
+            stops.map { GradientStop(location: $0.location, color: $0.color.hueRotated(by: degrees)) }
+        }
+        switch self {
+        case .solid(let color): return .solid(color.hueRotated(by: degrees))
+        case .linear(let stops, let start, let end): return .linear(stops: rotate(stops), start: start, end: end)
+        case .radial(let stops, let center, let startRadius, let endRadius):
+            return .radial(stops: rotate(stops), center: center, startRadius: startRadius, endRadius: endRadius)
+        case .angular(let stops, let center, let startAngle, let endAngle):
+            return .angular(stops: rotate(stops), center: center, startAngle: startAngle, endAngle: endAngle)
+        }
+    }
 }

@@ -9,7 +9,7 @@ extension FrameRenderer {
         guard !text.text.isEmpty, text.font.size > 0 else { return }
         let layout = textLayouts.layout(for: text)
         let origin = layout.origin(for: text)
-        let pattern = makePattern(text.paint, bounds: bounds, alpha: alpha)
+        let pattern = makePattern(text.paint, bounds: bounds, alpha: alpha, hue: paintHue)
         cairo_set_source(cr, pattern)
         cairo_move_to(cr, origin.x, origin.y)
         pango_cairo_show_layout(cr, layout.layout)

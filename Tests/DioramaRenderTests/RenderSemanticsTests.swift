@@ -203,6 +203,42 @@ private typealias AffineTransform = DioramaTimeline.AffineTransform
         #expect(abs(g.r - 128) <= 1 && abs(g.g - 128) <= 1 && abs(g.b - 128) <= 1)
     }
 
+    @Test func hueRotationOfPaintsMatchesHueRotationOfTheLayer() throws {
+        // A group without images has its hue rotated paint by paint; an image in it forces the layer's pixels
+        // to be rotated instead (here a fully transparent image, so the picture is the same). Both must agree for
+        // colours the matrix does not push out of range (clamping happens per paint in one, per pixel in the other).
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diorama-render-hue-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try RenderedFrame(width: 1, height: 1).writePNG(to: directory.appendingPathComponent("clear.png"))
+        let children = [
+            RenderFixtures.rect(Rect(x: 10, y: 10, width: 50, height: 50), fill: .solid(Color(red: 0.7, green: 0.5, blue: 0.4))),
+            RenderFixtures.rect(Rect(x: 35, y: 35, width: 50, height: 50), fill: .linear(
+                stops: [GradientStop(location: 0, color: Color(red: 0.4, green: 0.5, blue: 0.7, alpha: 0.6)),
+                        GradientStop(location: 1, color: Color(red: 0.5, green: 0.6, blue: 0.4, alpha: 0.9))],
+                start: .leading, end: .trailing)),
+        ]
+        let image = NodeSnapshot(bounds: Rect(x: 0, y: 0, width: 1, height: 1),
+                                 content: .image(ImageContent(path: "clear.png", rect: Rect(x: 0, y: 0, width: 1, height: 1))))
+        func frame(_ nodes: [NodeSnapshot]) throws -> RenderedFrame {
+            var group = RenderFixtures.group(nodes)
+            group.hueRotation = 100
+            return try FrameRenderer(imageDirectory: directory).render(RenderFixtures.snapshot(background: .white, [group]),
+                                                                      width: 100, height: 100)
+        }
+        let byPaint = try frame(children), byLayer = try frame(children + [image])
+        var worst = 0
+        for y in 0..<100 {
+            for x in 0..<100 {
+                let a = channels(byPaint.pixel(x: x, y: y)), b = channels(byLayer.pixel(x: x, y: y))
+                worst = max(worst, abs(a.r - b.r), abs(a.g - b.g), abs(a.b - b.b))
+            }
+        }
+        #expect(worst <= 3, "largest channel difference \(worst)")
+        let turned = channels(byPaint.pixel(x: 20, y: 20))
+        #expect(turned.r < turned.g, "the hue did turn: \(turned)")
+    }
+
     @Test func gradientMaskFadesTheNodeToClear() throws {
         let mask = Paint.linear(stops: [GradientStop(location: 0, color: .clear), GradientStop(location: 1, color: .white)],
                                 start: .top, end: .bottom)
