@@ -52,7 +52,27 @@ public struct RenderedFrame: Sendable, Equatable {
         }
     }
 
-    /// Writes the frame as a PNG file (replacing any file at `url`; callers decide whether that is allowed).
+    /// Writes the frame as a PNG file without ever clobbering a file that is not to be replaced: the PNG goes
+    /// to a hidden temporary name in the same folder first, then is linked into place, which fails if the
+    /// name exists (even if it appeared meanwhile), or with `replacing`, renamed over it (atomically).
+    /// - Throws: `RenderError` naming the file when it exists and `replacing` is false, or cannot be written.
+    public func writePNG(to url: URL, replacing: Bool) throws {
+        let temporary = url.deletingLastPathComponent()
+            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
+        try writePNG(to: temporary)
+        defer { unlink(temporary.path) }
+        if replacing {
+            guard rename(temporary.path, url.path) == 0 else {
+                throw RenderError("\(url.path): cannot be written (\(String(cString: strerror(errno))))")
+            }
+        } else if link(temporary.path, url.path) != 0 {
+            let reason = errno == EEXIST ? "a file of that name exists and was left as it is" : String(cString: strerror(errno))
+            throw RenderError("\(url.path): not written: \(reason)")
+        }
+    }
+
+    /// Writes the frame as a PNG file, replacing any file at `url` (callers decide whether that is allowed;
+    /// see `writePNG(to:replacing:)`).
     public func writePNG(to url: URL) throws {
         var copy = bytes  // cairo wants a mutable pointer; PNG encoding dwarfs the copy.
         let status = copy.withUnsafeMutableBytes { buffer -> cairo_status_t in

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DioramaAudio
 import DioramaDocument
 import DioramaRender
 import DioramaTimeline
@@ -20,6 +21,8 @@ struct Render: AsyncParsableCommand {
             Examples:
               diorama render scenes.json --out frames --fps 30
               diorama render --out stills --scene flower --at 2,4,6 --size 1920x1080 --lang ja
+              diorama render scenes.json --out frames --audio mix.wav
+              diorama render --scene ocean --from 2 --to 8 --audio-only --audio ocean.wav
               ffmpeg -framerate 30 -i frames/frame-%06d.png -c:v libx264 -pix_fmt yuv420p out.mp4
             """
     )
@@ -27,8 +30,8 @@ struct Render: AsyncParsableCommand {
     @Argument(help: "The scenes file.")
     var file: String = "scenes.json"
 
-    @Option(help: "The folder to write frames into (created when missing).")
-    var out: String
+    @Option(help: "The folder to write frames into (created when missing); not needed with --audio-only.")
+    var out: String?
 
     @Option(help: "Frames per second (a number above 0, at most 1000).")
     var fps: String = "30"
@@ -54,11 +57,14 @@ struct Render: AsyncParsableCommand {
     @Flag(help: "Replace frames that already exist in the output folder.")
     var force = false
 
-    // AUDIO: `--audio FILE.wav` will write the offline mix of the same span (ambience and cues, at the
-    // document's sample rate) next to the frames. The option is parsed and validated here; the mix
-    // itself is wired by the lead once the audio module offers an offline renderer of a time span.
-    @Option(help: "Also write the mixed sound of the same span to this WAV file (not available yet).")
+    @Option(help: "Also write the mixed sound of the same span (ambience and cues, 48 kHz, 16-bit stereo) to this WAV file.")
     var audio: String?
+
+    @Flag(help: "Write only the --audio file, no frames.")
+    var audioOnly = false
+
+    /// The offline mix's rate: the rate `diorama timeline` lists sample indexes at.
+    static let audioSampleRate = 48_000
 
     func run() async throws {
         let request: FrameRequest
@@ -68,7 +74,8 @@ struct Render: AsyncParsableCommand {
             FileHandle.standardError.write(Data((problem.description + "\n").utf8))
             throw ExitCode(2)
         }
-        try await write(request)
+        if !audioOnly { try await write(request) }
+        if let audioRequest = request.audio { try writeAudio(audioRequest, loaded: request.loaded) }
     }
 
     // MARK: Planning
@@ -83,6 +90,14 @@ struct Render: AsyncParsableCommand {
         var outputDirectory: URL
         /// Playlist position of each frame, in output order.
         var frames: [(scene: Int, time: Rational)]
+        var audio: AudioRequest?
+    }
+
+    /// The sound of the rendered span: playlist seconds `start ..< end`.
+    private struct AudioRequest {
+        var file: URL
+        var start: Rational
+        var end: Rational
     }
 
     private func plan() throws -> FrameRequest {
@@ -90,9 +105,16 @@ struct Render: AsyncParsableCommand {
         guard let fps = Rational(decimalLiteral: fps), fps > .zero, fps <= Rational(1000) else {
             throw RenderArgumentError("--fps \(fps) is not a frame rate: give a number above 0 and at most 1000, e.g. --fps 30")
         }
-        if audio != nil {
-            throw RenderArgumentError("--audio is not available yet: the offline mix is not wired into 'render'",
-                                      hint: "render the frames without --audio for now")
+        if audioOnly, audio == nil {
+            throw RenderArgumentError("--audio-only needs --audio FILE.wav to write to")
+        }
+        if audio != nil, at != nil {
+            throw RenderArgumentError("--audio needs a continuous span, so it cannot be combined with --at",
+                                      hint: "give --from and --to instead")
+        }
+        guard audioOnly || out != nil else {
+            throw RenderArgumentError("--out is required: the folder to write the frames into",
+                                      hint: "e.g. --out frames, or --audio-only --audio mix.wav for the sound alone")
         }
 
         let loaded: LoadedDocument
@@ -131,6 +153,7 @@ struct Render: AsyncParsableCommand {
         }
 
         var times: [Rational] = []
+        var span = (start: Rational.zero, end: end)
         if let at {
             if from != nil || to != nil { throw RenderArgumentError("--at cannot be combined with --from or --to") }
             for item in at.split(separator: ",", omittingEmptySubsequences: false) {
@@ -153,17 +176,31 @@ struct Render: AsyncParsableCommand {
                 throw RenderArgumentError("--to \(stop.decimalDescription) must be after --from \(start.decimalDescription)")
             }
             stop = min(stop, end)
+            span = (start, stop)
             let count = Int(((stop - start) * fps).ceiling)
             guard count <= 1_000_000 else { throw RenderArgumentError("that is \(count) frames; render at most 1,000,000 at once") }
             times = (0..<count).map { start + Rational(Int128($0)) / fps }
         }
 
+        var audioRequest: AudioRequest?
+        if let audio {
+            let file = URL(fileURLWithPath: audio)
+            if FileManager.default.fileExists(atPath: file.path), !force {
+                throw RenderArgumentError("\(audio) already exists; nothing was written",
+                                          hint: "choose another --audio file, or pass --force to replace it")
+            }
+            // Scene times become playlist times: the mix is the playlist's sound over the span.
+            let offset = document.scenes[..<sceneRange.lowerBound].reduce(Rational.zero) { $0 + $1.duration }
+            audioRequest = AudioRequest(file: file, start: offset + span.start, end: offset + span.end)
+        }
+
+        let out = out ?? "."
         let directory = URL(fileURLWithPath: out, isDirectory: true)
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+        if !audioOnly, FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw RenderArgumentError("--out \(out) is a file, not a folder")
         }
-        if !force {
+        if !force, !audioOnly {
             let existing = times.indices.map { Self.frameName($0) }
                 .filter { FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }
             if let first = existing.first {
@@ -172,7 +209,7 @@ struct Render: AsyncParsableCommand {
             }
         }
         return FrameRequest(loaded: loaded, width: width, height: height, fps: fps, language: language,
-                            outputDirectory: directory, frames: times.map(position))
+                            outputDirectory: directory, frames: audioOnly ? [] : times.map(position), audio: audioRequest)
     }
 
     static func parseSize(_ text: String) throws -> (Int, Int) {
@@ -200,11 +237,31 @@ struct Render: AsyncParsableCommand {
 
     // MARK: Writing
 
+    private func writeAudio(_ request: AudioRequest, loaded: LoadedDocument) throws {
+        let rate = Rational(Self.audioSampleRate)
+        // Sample k sounds at k / rate: the span's first sample is the first at or after its start.
+        let span = Int64((request.start * rate).ceiling)..<Int64((request.end * rate).ceiling)
+        let schedule = CueSchedule(document: loaded.document, sampleRate: Self.audioSampleRate)
+        let report: AudioRenderReport
+        do {
+            report = try renderAudio(document: loaded.document, directory: loaded.baseDirectory, schedule: schedule,
+                                     span: span, to: request.file)
+        } catch {
+            Self.printError("cannot write \(request.file.path): \(error)")
+            throw ExitCode(1)
+        }
+        for warning in report.warnings { Self.printError("warning: \(warning)") }
+        let seconds = report.result.seconds
+        let speed = report.elapsedSeconds > 0 ? seconds / report.elapsedSeconds : 0
+        print("wrote \(String(format: "%.3f", seconds)) s of sound (\(report.result.frames) frames at \(Self.audioSampleRate) Hz) "
+              + "to \(request.file.path) in \(String(format: "%.2f", report.elapsedSeconds)) s (\(Int(speed))x real time)")
+    }
+
     private func write(_ request: FrameRequest) async throws {
         do {
             try FileManager.default.createDirectory(at: request.outputDirectory, withIntermediateDirectories: true)
         } catch {
-            Self.printError("cannot create the folder \(out): \(error.localizedDescription)")
+            Self.printError("cannot create the folder \(request.outputDirectory.path): \(error.localizedDescription)")
             throw ExitCode(1)
         }
         var progress = RenderProgress(total: request.frames.count, showing: isatty(STDERR_FILENO) == 1)
@@ -220,7 +277,7 @@ struct Render: AsyncParsableCommand {
         }
         progress.finish()
         for warning in warnings { Self.printError("warning: \(warning)") }
-        print("wrote \(request.frames.count) frames (\(request.width)x\(request.height), \(request.fps.decimalDescription) fps) to \(out)")
+        print("wrote \(request.frames.count) frames (\(request.width)x\(request.height), \(request.fps.decimalDescription) fps) to \(request.outputDirectory.path)")
     }
 
     /// Prints to standard error, with an "error: " prefix unless the text brings its own.
@@ -244,7 +301,7 @@ enum FrameSequence {
                 let snapshot = evaluator.snapshot(scene: position.scene, at: position.time.doubleValue, language: language)
                 let frame = try renderer.render(snapshot, width: width, height: height)
                 let target = directory.appendingPathComponent(Render.frameName(index))
-                encoding.append(Task.detached { try FrameFile.write(frame, to: target, replacing: replacing) })
+                encoding.append(Task.detached { try frame.writePNG(to: target, replacing: replacing) })
                 if encoding.count >= 3 { try await encoding.removeFirst().value }
                 progress.frameDone(index + 1 - encoding.count)
             }
@@ -269,26 +326,6 @@ struct RenderArgumentError: Error, CustomStringConvertible {
     /// Diagnostics of the scenes file, already in `FILE:LINE:COLUMN: error: ...` form.
     init(diagnostics: String) {
         description = diagnostics
-    }
-}
-
-/// Writes one frame file without ever clobbering a file that is not to be replaced: the PNG goes to a
-/// hidden temporary name first, then is linked into place (which fails if the name exists) or, with
-/// `replacing`, renamed over it.
-enum FrameFile {
-    static func write(_ frame: RenderedFrame, to url: URL, replacing: Bool) throws {
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
-        try frame.writePNG(to: temporary)
-        defer { unlink(temporary.path) }
-        if replacing {
-            guard rename(temporary.path, url.path) == 0 else {
-                throw RenderError("\(url.path): cannot be written (\(String(cString: strerror(errno))))")
-            }
-        } else if link(temporary.path, url.path) != 0 {
-            let reason = errno == EEXIST ? "it appeared while rendering and was left as it is" : String(cString: strerror(errno))
-            throw RenderError("\(url.path): not written: \(reason)")
-        }
     }
 }
 

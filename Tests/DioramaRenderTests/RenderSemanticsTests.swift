@@ -286,7 +286,9 @@ private typealias AffineTransform = DioramaTimeline.AffineTransform
                 total += difference
             }
         }
-        #expect(worst <= 12, "largest channel difference \(worst)")
+        // The quick shadow samples the silhouette once per sigma; interpolating between samples departs from
+        // the exact gaussian by a few percent of the shadow's strength at most, and far less on average.
+        #expect(worst <= 16, "largest channel difference \(worst)")
         #expect(Double(total) / 40000 < 1.5, "mean difference \(Double(total) / 40000)")
         // And the shadow is really there: above the wave's crest it darkens the background.
         #expect(channels(quick.pixel(x: 100, y: 100)).r < 240)
