@@ -1,3 +1,4 @@
+import DioramaAudio
 import DioramaDocument
 
 /// A scene as the playback engine needs it: lengths in frames and sounds as mixer indexes.
@@ -5,34 +6,16 @@ public struct PlaybackScene: Sendable, Equatable {
     public var id: String
     /// Length in frames (samples per channel).
     public var frames: Int64
-    public var ambience: [AmbienceVoice]
+    /// Looping beds started when the scene appears (the same beds the offline mix plays).
+    public var ambience: [AudioPlan.Bed]
     /// Sorted by frame.
     public var cues: [SceneCue]
 
-    public init(id: String, frames: Int64, ambience: [AmbienceVoice] = [], cues: [SceneCue] = []) {
+    public init(id: String, frames: Int64, ambience: [AudioPlan.Bed] = [], cues: [SceneCue] = []) {
         self.id = id
         self.frames = max(1, frames)
         self.ambience = ambience
         self.cues = cues.sorted { $0.frame < $1.frame }
-    }
-}
-
-/// A looping bed started when its scene appears.
-public struct AmbienceVoice: Sendable, Equatable {
-    /// Index in the mixer's sound list.
-    public var sound: Int
-    /// Linear gain (the ambience's gain times the sound's).
-    public var gain: Float
-    /// Frames of fade-in when the scene appears.
-    public var fadeInFrames: Int
-    /// Frames of fade-out when the scene disappears.
-    public var fadeOutFrames: Int
-
-    public init(sound: Int, gain: Float, fadeInFrames: Int, fadeOutFrames: Int) {
-        self.sound = sound
-        self.gain = gain
-        self.fadeInFrames = fadeInFrames
-        self.fadeOutFrames = fadeOutFrames
     }
 }
 
@@ -71,10 +54,10 @@ extension PlaybackScene {
                               cueFrames: (Int) -> [(frame: Int64, cue: Cue)],
                               soundIndex: (String) -> Int?) -> [PlaybackScene] {
         document.scenes.enumerated().map { index, scene in
-            let ambience = scene.ambience.compactMap { bed -> AmbienceVoice? in
+            let ambience = scene.ambience.compactMap { bed -> AudioPlan.Bed? in
                 guard let sound = soundIndex(bed.sound) else { return nil }
                 let gain = bed.gain * (document.sound(named: bed.sound)?.gain ?? 1)
-                return AmbienceVoice(sound: sound, gain: Float(gain),
+                return AudioPlan.Bed(sound: sound, gain: Float(gain),
                                      fadeInFrames: Int(bed.fadeIn * Double(sampleRate)),
                                      fadeOutFrames: Int(bed.fadeOut * Double(sampleRate)))
             }
