@@ -47,7 +47,8 @@ public struct PlaylistAudio: Sendable {
 
     /// The mixer commands for one event of the playlist sequencer (live playback): a scene's
     /// appearance starts its beds, its disappearance fades them, a cue starts its sound at its
-    /// frame, a revocation forgets what was scheduled from its frame on, and a pause fades all.
+    /// frame, a revocation forgets what was scheduled from its frame on, a pause fades all, and
+    /// resuming starts the scene's beds again with a short ramp (the mixer has no pause: they restart).
     public func commands(for event: SequencerEvent) -> [MixerCommand] {
         switch event {
         case .sceneAppeared(let scene, let frame):
@@ -65,12 +66,17 @@ public struct PlaylistAudio: Sendable {
         case .revoked(let frame):
             return [.revoke(fromFrame: frame)]
         case .paused(let frame), .finished(let frame):
-            return [.stopAll(frame: frame, fadeFrames: sampleRate / 20)]
-        case .resumed:
-            // The sequencer re-announces the scene (sceneAppeared), which restarts its beds.
-            return []
+            return [.stopAll(frame: frame, fadeFrames: pauseRampFrames)]
+        case .resumed(let scene, let frame):
+            return beds(ofScene: scene).enumerated().map { index, bed in
+                .start(VoiceStart(sound: bed.sound, frame: frame, gain: bed.gain, fadeInFrames: pauseRampFrames,
+                                  loops: true, tag: AudioPlan.bedTag(scene: scene, bed: index), priority: .ambience))
+            }
         }
     }
+
+    /// 50 ms: long enough not to click, short enough to feel immediate.
+    private var pauseRampFrames: Int { sampleRate / 20 }
 
     private func beds(ofScene index: Int) -> [AudioPlan.Bed] {
         guard document.scenes.indices.contains(index) else { return [] }

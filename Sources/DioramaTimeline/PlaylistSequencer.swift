@@ -160,7 +160,7 @@ public struct PlaylistSequencer: Sendable {
         guard case .paused(let scene, let position, let entry) = state(before: frame) else { return [] }
         var events = begin(at: frame)
         set(.playing(scene: scene, origin: Rational(Int128(frame)) - position * rate, entry: entry), at: frame)
-        events.append(.resumed(frame: frame))
+        events.append(.resumed(scene: scene, frame: frame))
         return events
     }
 

@@ -8,8 +8,10 @@ public enum SequencerEvent: Sendable, Equatable {
     case sceneDisappeared(scene: Int, frame: Int64)
     /// Start the cue's sound at exactly `frame`.
     case cueDue(CueFiring, frame: Int64)
+    /// Everything holds still: fade all sound out briefly.
     case paused(frame: Int64)
-    case resumed(frame: Int64)
+    /// Playing again: the scene's ambience starts again (a pause silenced it).
+    case resumed(scene: Int, frame: Int64)
     /// The last scene ended and the sequencer does not wrap.
     case finished(frame: Int64)
     /// Every event at or after `frame` returned earlier is void (a navigation or pause changed the future that
@@ -20,7 +22,7 @@ public enum SequencerEvent: Sendable, Equatable {
     public var frame: Int64 {
         switch self {
         case .sceneAppeared(_, let frame), .sceneDisappeared(_, let frame), .cueDue(_, let frame),
-             .paused(let frame), .resumed(let frame), .finished(let frame), .revoked(let frame):
+             .paused(let frame), .resumed(_, let frame), .finished(let frame), .revoked(let frame):
             frame
         }
     }

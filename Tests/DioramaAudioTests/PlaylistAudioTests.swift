@@ -87,5 +87,11 @@ import Testing
         guard case .start(let cue)? = audio.commands(for: .cueDue(firing, frame: 48_000)).first else { Issue.record("no cue"); return }
         #expect(cue.frame == 48_000 && !cue.loops && cue.pan == 0.5)
         #expect(audio.commands(for: .revoked(fromFrame: 5)) == [.revoke(fromFrame: 5)])
+        // A pause silences everything; resuming brings the scene's bed back with a short ramp.
+        #expect(audio.commands(for: .paused(frame: 50_000)) == [.stopAll(frame: 50_000, fadeFrames: 2_400)])
+        guard case .start(let resumed)? = audio.commands(for: .resumed(scene: 0, frame: 60_000)).first else {
+            Issue.record("no bed after resume"); return
+        }
+        #expect(resumed.loops && resumed.frame == 60_000 && resumed.fadeInFrames == 2_400 && resumed.tag == bed.tag)
     }
 }

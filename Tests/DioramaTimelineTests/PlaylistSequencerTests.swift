@@ -25,7 +25,7 @@ private func describe(_ events: [SequencerEvent]) -> [String] {
         case .sceneDisappeared(let scene, let frame): "-\(ids[scene])@\(frame)"
         case .cueDue(let cue, let frame): "\(cue.sceneID)\(cue.sceneTime.decimalString())@\(frame)"
         case .paused(let frame): "pause@\(frame)"
-        case .resumed(let frame): "resume@\(frame)"
+        case .resumed(let scene, let frame): "resume \(scene)@\(frame)"
         case .finished(let frame): "finished@\(frame)"
         case .revoked(let frame): "revoked@\(frame)"
         }
@@ -166,7 +166,7 @@ private func describe(_ events: [SequencerEvent]) -> [String] {
         #expect(describe(s.pause(at: 300)) == ["pause@300"])
         #expect(s.advance(to: 10_000).isEmpty)
         #expect(s.position(at: 9000) == PlaybackPosition(scene: 0, sceneTime: F.seconds("0.3"), isPaused: true))
-        #expect(describe(s.resume(at: 5300)) == ["revoked@5300", "resume@5300"])
+        #expect(describe(s.resume(at: 5300)) == ["revoked@5300", "resume 0@5300"])
         #expect(describe(s.advance(to: 7100)) == ["a0.5@5500", "a1.5@6500", "-a@7000", "+b@7000"])
         #expect(s.pause(at: 7200).count == 1 && s.resume(at: 7200).count == 1)
         #expect(describe(s.advance(to: 7300)) == ["b0.25@7250"])
@@ -180,7 +180,7 @@ private func describe(_ events: [SequencerEvent]) -> [String] {
         #expect(s.advance(to: 5000).isEmpty)
         #expect(s.position(at: 5000) == PlaybackPosition(scene: 1, sceneTime: .zero, isPaused: true))
         _ = s.seek(to: F.seconds("0.5"), at: 5000)
-        #expect(describe(s.play(at: 6000)) == ["resume@6000"])
+        #expect(describe(s.play(at: 6000)) == ["resume 1@6000"])
         #expect(describe(s.advance(to: 6600)) == ["b0.999@6499", "-b@6500", "+c@6500"])
     }
 
