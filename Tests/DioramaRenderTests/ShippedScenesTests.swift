@@ -121,6 +121,26 @@ import Testing
         #expect(labels("ja") == ["息を吸って", "息を吐いて"])
     }
 
+    @Test func pngFilesReadBackExactly() throws {
+        // The fast PNG writer: opaque frames as RGB, translucent ones as RGBA (premultiplied round trip within 1).
+        let loaded = try load()
+        let snapshot = SceneEvaluator(document: loaded.document).snapshot(scene: 0, at: 1)
+        let opaque = try FrameRenderer().render(snapshot, width: 200, height: 120)
+        var translucent = RenderedFrame(width: 3, height: 1)
+        translucent.bytes = [0, 0, 128, 128, 10, 20, 30, 255, 0, 0, 0, 0]  // half red, an opaque colour, clear
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diorama-png-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try opaque.writePNG(to: folder.appendingPathComponent("opaque.png"))
+        #expect(try RenderedFrame(contentsOfPNG: folder.appendingPathComponent("opaque.png")) == opaque)
+        try translucent.writePNG(to: folder.appendingPathComponent("translucent.png"))
+        let back = try RenderedFrame(contentsOfPNG: folder.appendingPathComponent("translucent.png"))
+        #expect(zip(back.bytes, translucent.bytes).allSatisfy { abs(Int($0) - Int($1)) <= 1 }, "\(back.bytes)")
+        // Deterministic bytes.
+        try opaque.writePNG(to: folder.appendingPathComponent("again.png"))
+        #expect(try Data(contentsOf: folder.appendingPathComponent("opaque.png")) == Data(contentsOf: folder.appendingPathComponent("again.png")))
+    }
+
     @Test func aFrameFileIsNeverClobberedUnlessReplacing() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diorama-frame-file-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
