@@ -35,9 +35,13 @@ public final class FrameRenderer {
     let measuringSurface: OpaquePointer
     let measuring: OpaquePointer
 
-    /// The background and the leading top-level nodes that were equal in the last two frames.
-    private var staticPrefix: StaticPrefix?
+    /// Pictures of the background plus leading top-level nodes that stayed equal over recent frames, shortest
+    /// first; each holds a prefix of the next one's nodes. Keeping the shorter one means a node that starts
+    /// moving again (an animation after its delay) costs a copy, not a redraw of everything behind it.
+    private var staticPrefixes: [StaticPrefix] = []
+    /// The last frame's nodes, and for how many frames in a row each leading count has stayed equal.
     private var previousFrame: (key: FrameKey, nodes: [NodeSnapshot])?
+    private var unchangedRun = (count: 0, frames: 0)
 
     public init(imageDirectory: URL? = nil) {
         self.imageDirectory = imageDirectory
@@ -74,16 +78,19 @@ public final class FrameRenderer {
         }
         let key = FrameKey(width: width, height: height, canvas: snapshot.canvas, background: snapshot.background)
         let unchanged = previousFrame.map { $0.key == key ? commonPrefixCount(snapshot.nodes, $0.nodes) : 0 } ?? 0
-        if let prefix = staticPrefix, prefix.key == key, prefix.nodes.count >= unchanged,
-           snapshot.nodes.starts(with: prefix.nodes) {
-            // Still valid.
-        } else {
-            staticPrefix = nil
-            staticPrefix = try StaticPrefix(key: key, nodes: Array(snapshot.nodes.prefix(unchanged))) { surface in
-                try drawFrame(snapshot, nodes: snapshot.nodes.prefix(unchanged), on: surface, clearing: true)
-            }
+        unchangedRun = unchanged == unchangedRun.count ? (unchanged, unchangedRun.frames + 1) : (unchanged, 1)
+        // Drop pictures that no longer match (their key changed or a node of theirs moved).
+        staticPrefixes.removeAll { $0.key != key || !snapshot.nodes.starts(with: $0.nodes) }
+        // A longer prefix is worth a picture once it has held still for a few frames in a row.
+        let stable = unchangedRun.frames >= 3 ? unchangedRun.count : 0
+        if staticPrefixes.isEmpty || stable > staticPrefixes.last!.nodes.count {
+            if staticPrefixes.count >= 2 { staticPrefixes.removeFirst() }
+            let nodes = snapshot.nodes.prefix(stable)
+            staticPrefixes.append(try StaticPrefix(key: key, nodes: Array(nodes)) { surface in
+                try drawFrame(snapshot, nodes: nodes, on: surface, clearing: true)
+            })
         }
-        let prefix = staticPrefix!
+        let prefix = staticPrefixes.last!
         prefix.copy(into: pixels, stride: stride)
         let target = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
                                                          Int32(width), Int32(height), Int32(stride))!

@@ -105,6 +105,10 @@ extension FrameRenderer {
         cairo_surface_set_device_offset(layer, Double(-work.x) * scale, Double(-work.y) * scale)
         let layerContext = cairo_create(layer)!
         cairo_set_matrix(layerContext, &ctm)
+        // Without blur, mask or pixel hue, nothing changes the content before its shadow: the quick shadow
+        // can go into the layer first (opacity then applies to both, as SwiftUI does).
+        let shadowFirst = node.shadow != nil && blurSigma == 0 && node.mask == nil && node.hueRotation == 0
+        if shadowFirst { drawShadowBeneath(node, shadowHue: shadowHue, in: layerContext) }
         drawContent(node, alpha: 1, in: layerContext)
         if node.hueRotation != 0 || blurSigma > 0 {
             withPixels(of: layer) { pixels, width, height, rowPixels in
@@ -125,7 +129,7 @@ extension FrameRenderer {
             cairo_paint(layerContext)
             cairo_pattern_destroy(pattern)
         }
-        if let shadow = node.shadow, shadow.color.alpha > 0 {
+        if let shadow = node.shadow, shadow.color.alpha > 0, !shadowFirst {
             drawShadow(under: layer, color: shadow.color.hueRotated(by: shadowHue), sigma: shadowSigma * scale, offset: shadowOffset,
                        in: layerContext)
         }

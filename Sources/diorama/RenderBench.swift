@@ -35,6 +35,9 @@ struct RenderBench: AsyncParsableCommand {
     @Flag(help: "Skip the PNG throughput measurement.")
     var noThroughput = false
 
+    @Option(help: "Also list the N slowest frames of each scene (scene seconds and CPU ms).")
+    var slowest: Int = 0
+
     func run() async throws {
         let (width, height): (Int, Int)
         let loaded: LoadedDocument
@@ -84,6 +87,10 @@ struct RenderBench: AsyncParsableCommand {
             print(String(format: "  %-10@ %6d %12.2f %10.2f %12.2f %10.2f %13.2f %9.2f", scene.id as NSString, count,
                          percentile(wall, 0.5), percentile(wall, 0.95), percentile(cpu, 0.5), percentile(cpu, 0.95), first,
                          percentile(evaluateTimes, 0.5)))
+            if slowest > 0 {
+                let worst = cpu.indices.sorted { cpu[$0] > cpu[$1] }.prefix(slowest)
+                print("    slowest: " + worst.map { String(format: "%.2f s %.2f ms", Double($0) / 30, cpu[$0]) }.joined(separator: ", "))
+            }
         }
 
         print("blur of a 300x300 region at radius 20 (ms, median of 200):")
