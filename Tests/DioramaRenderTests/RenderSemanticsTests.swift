@@ -398,6 +398,20 @@ private typealias AffineTransform = DioramaTimeline.AffineTransform
         }
     }
 
+    @Test func nodesThatHoldStillThenMoveStillDrawExactly() throws {
+        // Still for six frames (long enough to be cached as a picture), then moving: every frame from one
+        // renderer equals a fresh renderer's, including the first frames after the cached nodes move.
+        let renderer = FrameRenderer()
+        let sky = RenderFixtures.rect(Rect(x: 0, y: 0, width: 100, height: 50), fill: .linear(
+            stops: [GradientStop(location: 0, color: .white), GradientStop(location: 1, color: RenderFixtures.red)], start: .top, end: .bottom))
+        for step in 0..<12 {
+            let delayed = RenderFixtures.rect(Rect(x: 10 + Double(max(0, step - 6) * 5), y: 60, width: 20, height: 20), fill: .solid(.white))
+            let spinner = RenderFixtures.strokedCircle(center: Point(x: 70, y: 30), radius: 15, width: 4, trimTo: Double(step % 5 + 1) / 6)
+            let snapshot = RenderFixtures.snapshot([sky, delayed, spinner])
+            #expect(try renderer.render(snapshot, width: 100, height: 100) == (try render(snapshot)), "step \(step)")
+        }
+    }
+
     @Test func renderingIntoACallerBufferWithPaddingLeavesThePaddingAlone() throws {
         let (width, height, stride) = (10, 4, 48)
         var buffer = [UInt8](repeating: 0xAB, count: stride * height)
