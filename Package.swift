@@ -38,7 +38,8 @@ let package = Package(
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
         .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSDL", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
-        .target(name: "CDioramaShims", dependencies: ["CAlsa", "CSDL", "CCairo"]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(name: "CDioramaShims", dependencies: ["CAlsa", "CSDL", "CCairo", "CZlib"]),
 
         // Shared fixtures and helpers for the test targets.
         .target(name: "DioramaTestSupport", dependencies: ["DioramaDocument", "DioramaTimeline"], path: "Tests/DioramaTestSupport"),
