@@ -11,7 +11,7 @@ enum PNGEncoder {
     /// zlib level: 1 is the fastest that still compresses flat illustration well.
     static let compressionLevel: Int32 = 1
 
-    /// The PNG file's bytes, or nil when zlib cannot be loaded (the caller falls back to cairo).
+    /// The PNG file's bytes, or nil when compression fails (the caller falls back to cairo's writer).
     static func encode(_ frame: RenderedFrame) -> [UInt8]? {
         let (width, height) = (frame.width, frame.height)
         guard width > 0, height > 0 else { return nil }
