@@ -46,7 +46,8 @@ let package = Package(
         .testTarget(name: "DioramaDocumentTests", dependencies: ["DioramaDocument", "DioramaTestSupport"], resources: [.copy("Corpus")]),
         .testTarget(name: "DioramaTimelineTests", dependencies: ["DioramaTimeline", "DioramaTestSupport"]),
         .testTarget(name: "DioramaMixerTests", dependencies: ["DioramaMixer"]),
-        .testTarget(name: "DioramaRenderTests", dependencies: ["DioramaRender", "DioramaTestSupport"]),
+        // Golden PNGs are read from beside the test source by path, not bundled.
+        .testTarget(name: "DioramaRenderTests", dependencies: ["DioramaRender", "DioramaTestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "DioramaAudioTests", dependencies: ["DioramaAudio", "DioramaTestSupport"]),
         .testTarget(name: "DioramaPlayerTests", dependencies: ["DioramaPlayer", "DioramaTestSupport"]),
         .testTarget(name: "DioramaCLITests", dependencies: ["DioramaTestSupport"]),
