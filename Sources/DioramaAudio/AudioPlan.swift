@@ -77,7 +77,7 @@ public struct AudioPlan: Sendable {
     public static func frame(of command: MixerCommand) -> Int64 {
         switch command {
         case .start(let start): start.frame
-        case .stop(_, let frame, _), .stopAll(let frame, _): frame
+        case .stop(_, let frame, _), .stopAll(let frame, _), .pause(let frame, _), .resume(let frame, _): frame
         case .revoke(let frame): frame
         }
     }
@@ -91,6 +91,8 @@ public struct AudioPlan: Sendable {
         case .stop(let tag, let frame, let fade): return .stop(tag: tag, frame: frame + offset, fadeFrames: fade)
         case .stopAll(let frame, let fade): return .stopAll(frame: frame + offset, fadeFrames: fade)
         case .revoke(let frame): return .revoke(fromFrame: frame + offset)
+        case .pause(let frame, let fade): return .pause(frame: frame + offset, fadeFrames: fade)
+        case .resume(let frame, let fade): return .resume(frame: frame + offset, fadeFrames: fade)
         }
     }
 }
@@ -126,7 +128,7 @@ public struct AudioPlanFeeder: Sendable {
                 return start.frame + Int64(length) > firstFrame
             case .stop(_, let frame, let fade), .stopAll(let frame, let fade):
                 return frame + Int64(fade) > firstFrame
-            case .revoke:
+            case .revoke, .pause, .resume:
                 return true
             }
         }

@@ -22,6 +22,12 @@ public struct PlaylistAudio: Sendable {
         self.bank = SoundBank(document: document, directory: directory, sampleRate: sampleRate)
     }
 
+    /// `document` with a bank already loaded (the player keeps its bank through a reload that changes no sound).
+    public init(document: Document, bank: SoundBank) {
+        self.document = document
+        self.bank = bank
+    }
+
     /// One line per sound that could not be loaded (it plays as silence): print each once.
     public var warnings: [String] { bank.errors.map { "\($0); it will be silent" } }
 

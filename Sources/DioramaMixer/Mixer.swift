@@ -170,6 +170,8 @@ public final class Mixer: @unchecked Sendable {
                     kept += 1
                 }
                 pendingCount = kept
+            case .pause, .resume:
+                break  // TODO(mixer): hold and continue voices
             }
         }
     }

@@ -55,6 +55,13 @@ public enum MixerCommand: Sendable, Equatable, BitwiseCopyable {
     case stop(tag: UInt32, frame: Int64, fadeFrames: Int)
     /// Fade out every voice, started or waiting, from `frame` over `fadeFrames`.
     case stopAll(frame: Int64, fadeFrames: Int)
-    /// Forget every waiting start at or after `fromFrame` (the future changed: a seek or a pause).
+    /// The future from `fromFrame` changed (a navigation or a pause after a look-ahead): forget every waiting
+    /// start at or after it, and cancel every stop scheduled at or after it that has not begun.
     case revoke(fromFrame: Int64)
+    /// Hold the sound from `frame`: the output ramps to silence over `fadeFrames`, then every voice stops
+    /// advancing (a looping bed keeps its place, a ringing cue its decay) until `resume`. Starts whose frame
+    /// falls in the pause wait for the resume; stops that fall in it end their voices silently.
+    case pause(frame: Int64, fadeFrames: Int)
+    /// Continue from `frame` where `pause` held every voice, the output ramping up over `fadeFrames`.
+    case resume(frame: Int64, fadeFrames: Int)
 }
