@@ -43,12 +43,12 @@ let package = Package(
 
         // Shared fixtures and helpers for the test targets.
         .target(name: "DioramaTestSupport", dependencies: ["DioramaDocument", "DioramaTimeline"], path: "Tests/DioramaTestSupport"),
-        .testTarget(name: "DioramaDocumentTests", dependencies: ["DioramaDocument", "DioramaTestSupport"], resources: [.copy("Corpus")]),
+        .testTarget(name: "DioramaDocumentTests", dependencies: ["DioramaDocument", "DioramaTimeline", "DioramaTestSupport"], resources: [.copy("Corpus")]),
         .testTarget(name: "DioramaTimelineTests", dependencies: ["DioramaTimeline", "DioramaTestSupport"]),
         .testTarget(name: "DioramaMixerTests", dependencies: ["DioramaMixer"]),
         // Golden PNGs are read from beside the test source by path, not bundled.
         .testTarget(name: "DioramaRenderTests", dependencies: ["DioramaRender", "DioramaTestSupport"], exclude: ["Goldens"]),
-        .testTarget(name: "DioramaAudioTests", dependencies: ["DioramaAudio", "DioramaTestSupport"]),
+        .testTarget(name: "DioramaAudioTests", dependencies: ["DioramaAudio", "DioramaTimeline", "DioramaTestSupport"]),
         .testTarget(name: "DioramaPlayerTests", dependencies: ["DioramaPlayer", "DioramaTestSupport"]),
         .testTarget(name: "DioramaCLITests", dependencies: ["DioramaTestSupport"]),
     ],

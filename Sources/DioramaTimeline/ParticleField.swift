@@ -1,27 +1,6 @@
 import DioramaDocument
 import Foundation
 
-/// SplitMix64: a tiny, well-mixed 64-bit generator, so particle attributes are a pure function of (seed, index).
-struct SplitMix64: Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in 0..<1 with 53 random bits.
-    mutating func unit() -> Double { Double(next() >> 11) * 0x1p-53 }
-
-    /// Uniform in -1..<1.
-    mutating func symmetric() -> Double { unit() * 2 - 1 }
-}
-
 /// An emitter's particles at any scene time, in closed form: particle n is born at `n / birthRate` plus a seeded
 /// jitter below one birth interval (so births stay in order), and every attribute comes from a hash of (seed, n).
 ///

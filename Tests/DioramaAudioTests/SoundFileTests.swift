@@ -1,5 +1,6 @@
 import DioramaAudio
 import DioramaMixer
+import DioramaTimeline
 import Foundation
 import Testing
 
@@ -66,7 +67,7 @@ import Testing
     func corrupt(kind: String) throws {
         let folder = try TemporaryFolder()
         let path = folder.path("\(kind).wav")
-        var generator = SplitMix(seed: 7)
+        var generator = SplitMix64(seed: 7)
         let bytes: [UInt8] = switch kind {
         case "empty": []
         case "text": Array("this is not a sound\n".utf8)
@@ -113,15 +114,3 @@ import Testing
     }
 }
 
-/// A small deterministic generator for test bytes.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}

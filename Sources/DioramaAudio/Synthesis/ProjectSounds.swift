@@ -1,3 +1,4 @@
+import DioramaTimeline
 import Foundation
 
 /// One of the project's own sounds, synthesized: mono samples at `sampleRate`.
@@ -51,7 +52,7 @@ public enum ProjectSounds {
         let loopLength = Int(12 * rate)
         let total = loopLength + Int(2 * rate)
         var noise = PinkNoise(seed: 0x5EA)
-        var foamNoise = NoiseSource(seed: 0xF0A)
+        var foamNoise = SplitMix64(seed: 0xF0A)
         var body = Biquad(.lowpass, frequency: 400, q: 0.7, sampleRate: rate)
         var foam = Biquad(.highpass, frequency: 2500, q: 0.7, sampleRate: rate)
         // Breaking times (seconds) and sizes: irregular, as real sets are.
@@ -89,7 +90,7 @@ public enum ProjectSounds {
     static func wind(_ rate: Double) -> [Double] {
         let loopLength = Int(12 * rate)
         let total = loopLength + Int(2.5 * rate)
-        var white = NoiseSource(seed: 0x3A1D)
+        var white = SplitMix64(seed: 0x3A1D)
         var pink = PinkNoise(seed: 0x3A1E)
         var howl = Biquad(.bandpass, frequency: 500, q: 6, sampleRate: rate)
         var whistle = Biquad(.bandpass, frequency: 1100, q: 12, sampleRate: rate)
@@ -140,7 +141,7 @@ public enum ProjectSounds {
             }
         }
         // The clapper's knock: a few milliseconds of band-passed noise.
-        var noise = NoiseSource(seed: 0xB311)
+        var noise = SplitMix64(seed: 0xB311)
         var knock = Biquad(.bandpass, frequency: 2400, q: 1.5, sampleRate: rate)
         let knockLength = Int(0.012 * rate)
         for index in 0..<knockLength {
@@ -155,7 +156,7 @@ public enum ProjectSounds {
     /// resonances.
     static func creak(_ rate: Double) -> [Double] {
         let length = Int(1.3 * rate)
-        var jitter = NoiseSource(seed: 0xC4EA)
+        var jitter = SplitMix64(seed: 0xC4EA)
         var resonators = [
             (Biquad(.bandpass, frequency: 190, q: 7, sampleRate: rate), 1.0),
             (Biquad(.bandpass, frequency: 540, q: 9, sampleRate: rate), 0.8),
@@ -187,7 +188,7 @@ public enum ProjectSounds {
     /// Birdsong for the tree: three phrases of falling chirps and a trill.
     static func birds(_ rate: Double) -> [Double] {
         let length = Int(4.5 * rate)
-        var random = NoiseSource(seed: 0xB1D5)
+        var random = SplitMix64(seed: 0xB1D5)
         var samples = [Double](repeating: 0, count: length)
         func chirp(at start: Double, duration: Double, from f1: Double, to f2: Double, trill: Double, level: Double) {
             let first = Int(start * rate)
@@ -224,7 +225,7 @@ public enum ProjectSounds {
     static func breath(_ rate: Double, inhale: Bool) -> [Double] {
         let seconds = inhale ? 2.6 : 3.2
         let length = Int(seconds * rate)
-        var noise = NoiseSource(seed: inhale ? 0xB4EA : 0xB4EB)
+        var noise = SplitMix64(seed: inhale ? 0xB4EA : 0xB4EB)
         var air = Biquad(.bandpass, frequency: 600, q: 1.3, sampleRate: rate)
         var samples = [Double](repeating: 0, count: length)
         var phaseLow = 0.0

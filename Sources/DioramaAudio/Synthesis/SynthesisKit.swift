@@ -1,32 +1,19 @@
+import DioramaTimeline
 import Foundation
 
 // Small building blocks for the project's synthesized sounds. Offline only (allocates freely).
 
-/// A seeded generator (SplitMix64): the same seed gives the same sound on every machine.
-struct NoiseSource {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-
-    mutating func nextBits() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(nextBits() >> 11) / Double(1 << 53) }
-    /// Uniform in [-1, 1).
-    mutating func white() -> Double { 2 * unit() - 1 }
+extension SplitMix64 {
+    /// Uniform in [-1, 1): white noise.
+    mutating func white() -> Double { symmetric() }
     mutating func uniform(_ range: ClosedRange<Double>) -> Double { range.lowerBound + unit() * (range.upperBound - range.lowerBound) }
 }
 
 /// Pink noise (-3 dB per octave) by Paul Kellet's economy filter over white noise.
 struct PinkNoise {
-    var source: NoiseSource
+    var source: SplitMix64
     private var b0 = 0.0, b1 = 0.0, b2 = 0.0
-    init(seed: UInt64) { source = NoiseSource(seed: seed) }
+    init(seed: UInt64) { source = SplitMix64(seed: seed) }
     mutating func next() -> Double {
         let white = source.white()
         b0 = 0.99765 * b0 + white * 0.0990460
@@ -38,7 +25,7 @@ struct PinkNoise {
 
 /// A value that wanders smoothly between random targets (for gusts, swells, drifting filters).
 struct Wander {
-    var source: NoiseSource
+    var source: SplitMix64
     private var current: Double
     private var target: Double
     private let range: ClosedRange<Double>
@@ -48,7 +35,7 @@ struct Wander {
 
     /// - Parameters: `seconds` between new targets; the value glides toward each over that time.
     init(seed: UInt64, range: ClosedRange<Double>, seconds: Double, sampleRate: Double) {
-        source = NoiseSource(seed: seed)
+        source = SplitMix64(seed: seed)
         self.range = range
         current = (range.lowerBound + range.upperBound) / 2
         target = current
