@@ -24,8 +24,7 @@ struct AudioBench: AsyncParsableCommand {
         print(String(format: "mixer: %d voices, %.0f s mixed in %.3f s: %.0fx real time (one core)",
                      mix.voices, mix.mixedSeconds, mix.wallSeconds, mix.realTimeFactor))
         guard let scenes else { return }
-        let loaded: LoadedDocument
-        do { loaded = try DocumentLoader.load(path: scenes) } catch { throw ValidationError("\(error)") }
+        let loaded = try loadDocumentOrExit(scenes)
         let schedule = CueSchedule(document: loaded.document, sampleRate: 48_000)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diorama-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

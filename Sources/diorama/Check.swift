@@ -31,20 +31,14 @@ struct Check: AsyncParsableCommand {
     var file: String = "scenes.json"
 
     func run() async throws {
-        let loaded: LoadedDocument
-        do {
-            loaded = try DocumentLoader.load(path: file)
-        } catch {
-            report(error.diagnostics)
-            throw ExitCode(2)
-        }
+        let loaded = try loadDocumentOrExit(file)
         let fileProblems = DocumentLoader.mediaFileDiagnostics(for: loaded)
         // In file order, as the loader's own diagnostics are.
         let diagnostics = (loaded.warnings + fileProblems + soundDecodingDiagnostics(loaded, skipping: fileProblems))
             .enumerated().sorted { lhs, rhs in
                 (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
             }.map(\.element)
-        report(diagnostics)
+        writeDiagnostics(diagnostics)
         if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(2) }
         let document = loaded.document
         let cues = document.scenes.reduce(0) { $0 + $1.cues.count }
@@ -71,9 +65,4 @@ struct Check: AsyncParsableCommand {
         return diagnostics
     }
 
-    private func report(_ diagnostics: [Diagnostic]) {
-        guard !diagnostics.isEmpty else { return }
-        let text = diagnostics.map(\.description).joined(separator: "\n") + "\n"
-        FileHandle.standardError.write(Data(text.utf8))
-    }
 }

@@ -117,12 +117,7 @@ struct Render: AsyncParsableCommand {
                                       hint: "e.g. --out frames, or --audio-only --audio mix.wav for the sound alone")
         }
 
-        let loaded: LoadedDocument
-        do {
-            loaded = try DocumentLoader.load(path: file)
-        } catch {
-            throw RenderArgumentError(diagnostics: error.diagnostics.map(\.description).joined(separator: "\n"))
-        }
+        let loaded = try loadDocumentOrExit(file)
         let document = loaded.document
         guard !document.scenes.isEmpty else { throw RenderArgumentError("\(file) has no scenes to render") }
 
@@ -321,11 +316,6 @@ struct RenderArgumentError: Error, CustomStringConvertible {
 
     init(_ message: String, hint: String? = nil) {
         description = "error: " + message + (hint.map { "\n  hint: " + $0 } ?? "")
-    }
-
-    /// Diagnostics of the scenes file, already in `FILE:LINE:COLUMN: error: ...` form.
-    init(diagnostics: String) {
-        description = diagnostics
     }
 }
 

@@ -42,13 +42,7 @@ struct Timeline: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loaded: LoadedDocument
-        do {
-            loaded = try DocumentLoader.load(path: file)
-        } catch {
-            FileHandle.standardError.write(Data((error.description + "\n").utf8))
-            throw ExitCode(2)
-        }
+        let loaded = try loadDocumentOrExit(file)
         let report = TimelineReport(document: loaded.document, sampleRate: rate, language: lang)
         print(json ? report.json() : report.text(file: file), terminator: "")
     }

@@ -34,13 +34,7 @@ struct TimelineBench: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let loaded: LoadedDocument
-        do {
-            loaded = try DocumentLoader.load(path: file)
-        } catch {
-            FileHandle.standardError.write(Data((error.description + "\n").utf8))
-            throw ExitCode(2)
-        }
+        let loaded = try loadDocumentOrExit(file)
         let document = loaded.document
         let evaluator = SceneEvaluator(document: document)
         var rows: [[String]] = []
