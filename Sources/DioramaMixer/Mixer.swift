@@ -40,6 +40,8 @@ public struct MixerStatistics: Sendable, Equatable {
     public var lateStarts: Int
     /// Commands refused because the ring was full (counted by the producer).
     public var commandsRefused: Int
+    /// Pauses and resumes refused because `Mixer.transportCapacity` were already waiting.
+    public var transportChangesDropped: Int
 }
 
 /// The sample-accurate mixer shared by live and offline output.
@@ -52,13 +54,22 @@ public struct MixerStatistics: Sendable, Equatable {
 /// they take spare slots (as many as the limit), and if even those are full the quietest-ending
 /// release is cut short.
 ///
+/// Pause: from a pause's frame the output ramps to silence; once it is silent every voice holds
+/// still (position and envelope) and the output is exactly zero until a resume, from which the
+/// voices continue where they were, their envelope frames moved later by the hold's length, and
+/// the output ramps up again. Starts due during the hold begin at the resume; stops due during it
+/// end their voices silently. Blocks are split at the exact frames of these changes, so the output
+/// is the same whatever the block size.
+///
 /// Threads: one control thread sends commands (`send`); one audio thread calls `render`.
 /// `render` does not allocate, lock, print or touch files.
 public final class Mixer: @unchecked Sendable {
-    // @unchecked Sendable: the voice table, pending list, limiter and sound table are touched
-    // only inside `render` (one audio thread at a time); other threads reach the mixer only
-    // through the SPSC `commands` ring (one producer) and the atomic counters.
+    // @unchecked Sendable: the voice table, pending list, transport queue, limiter and sound table
+    // are touched only inside `render` (one audio thread at a time); other threads reach the mixer
+    // only through the SPSC `commands` ring (one producer) and the atomic counters.
     public let configuration: MixerConfiguration
+    /// Pauses and resumes that may wait for their frame at once; more are dropped and counted.
+    public static let transportCapacity = 16
     public let sounds: [MixerSound]
     public let commands: CommandRing<MixerCommand>
 
@@ -74,11 +85,22 @@ public final class Mixer: @unchecked Sendable {
     private var nextSerial: UInt64 = 0
     private var frame: Int64 = 0
 
+    /// Pauses and resumes waiting for their frame, in arrival order.
+    private let transport: UnsafeMutablePointer<TransportChange>
+    private var transportCount = 0
+    /// A pause is in force (ramping down, or holding from `holdStart`).
+    private var paused = false
+    /// The first frame of the hold while `paused`: voices stand still from here.
+    private var holdStart = Int64.max
+    /// The output gain ramp of the last pause or resume (level 1 before any).
+    private var ramp = OutputRamp()
+
     private let clock = Atomic<Int64>(0)
     private let stolen = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
     private let late = Atomic<Int>(0)
     private let refused = Atomic<Int>(0)
+    private let transportDropped = Atomic<Int>(0)
 
     public init(sounds: [MixerSound], configuration: MixerConfiguration = MixerConfiguration()) {
         precondition(configuration.voiceLimit > 0 && configuration.pendingLimit > 0)
@@ -95,6 +117,7 @@ public final class Mixer: @unchecked Sendable {
         voices = .allocate(capacity: slotCount)
         voices.initialize(repeating: Voice(source: silence, soundFrames: 0), count: slotCount)
         pending = .allocate(capacity: configuration.pendingLimit)
+        transport = .allocate(capacity: Self.transportCapacity)
     }
 
     deinit {
@@ -103,6 +126,7 @@ public final class Mixer: @unchecked Sendable {
         voices.deinitialize(count: slotCount)
         voices.deallocate()
         pending.deallocate()
+        transport.deallocate()
     }
 
     // MARK: Control thread
@@ -124,7 +148,8 @@ public final class Mixer: @unchecked Sendable {
             voicesStolen: stolen.load(ordering: .relaxed),
             startsDropped: dropped.load(ordering: .relaxed),
             lateStarts: late.load(ordering: .relaxed),
-            commandsRefused: refused.load(ordering: .relaxed))
+            commandsRefused: refused.load(ordering: .relaxed),
+            transportChangesDropped: transportDropped.load(ordering: .relaxed))
     }
 
     // MARK: Audio thread
@@ -137,17 +162,41 @@ public final class Mixer: @unchecked Sendable {
         let blockStart = frame
         let blockEnd = blockStart + Int64(count)
         drainCommands(blockStart: blockStart)
-        activateDueStarts(before: blockEnd, blockStart: blockStart)
+        // Segments between the exact frames where the transport changes.
+        var segmentStart = blockStart
+        while segmentStart < blockEnd {
+            applyTransportChanges(at: segmentStart)
+            let segmentEnd = min(blockEnd, nextTransportFrame(after: segmentStart))
+            if !isHeld(at: segmentStart) {
+                renderSegment(into: output + 2 * Int(segmentStart - blockStart), from: segmentStart,
+                              count: Int(segmentEnd - segmentStart))
+            }
+            segmentStart = segmentEnd
+        }
+        frame = blockEnd
+        clock.store(blockEnd, ordering: .releasing)
+    }
+
+    /// Mixes frames `start ..< start + count` (no transport change inside) into `output`. The limiter
+    /// runs only here, so a hold freezes its state with the voices'.
+    private func renderSegment(into output: UnsafeMutablePointer<Float>, from start: Int64, count: Int) {
+        activateDueStarts(before: start + Int64(count), blockStart: start)
         for slot in 0..<slotCount where voices[slot].isActive {
-            renderVoice(slot, into: output, blockStart: blockStart, count: count)
+            renderVoice(slot, into: output, blockStart: start, count: count)
         }
         let master = configuration.masterGain
         if master != 1 {
             for index in 0..<(2 * count) { output[index] *= master }
         }
         limiter.process(output, frames: count)
-        frame = blockEnd
-        clock.store(blockEnd, ordering: .releasing)
+        // After the limiter: a pause's ramp scales what would have been heard, and the limiter
+        // goes on from the same state after the resume.
+        if ramp.isUnity(from: start) { return }
+        for index in 0..<count {
+            let level = ramp.level(at: start + Int64(index))
+            output[2 * index] *= level
+            output[2 * index + 1] *= level
+        }
     }
 
     private func drainCommands(blockStart: Int64) {
@@ -164,16 +213,38 @@ public final class Mixer: @unchecked Sendable {
             case .stopAll(let at, let fade):
                 stop(where: { _ in true }, at: at, fadeFrames: fade)
             case .revoke(let fromFrame):
-                var kept = 0
-                for index in 0..<pendingCount where pending[index].start.frame < fromFrame {
-                    pending[kept] = pending[index]
-                    kept += 1
-                }
-                pendingCount = kept
-            case .pause, .resume:
-                break  // TODO(mixer): hold and continue voices
+                revoke(from: fromFrame)
+            case .pause(let at, let fade):
+                enqueueTransport(TransportChange(isPause: true, frame: at, fadeFrames: fade))
+            case .resume(let at, let fade):
+                enqueueTransport(TransportChange(isPause: false, frame: at, fadeFrames: fade))
             }
         }
+    }
+
+    /// Forgets waiting starts from `fromFrame` on, cancels the releases and transport changes
+    /// scheduled from it that have not begun.
+    private func revoke(from fromFrame: Int64) {
+        // A release has not begun if its frame is still to be rendered: from the block start, or,
+        // for voices standing still in a hold, from the hold's start.
+        let threshold = max(fromFrame, isHeld(at: frame) ? holdStart : frame)
+        for slot in 0..<slotCount where voices[slot].isActive {
+            voices[slot].cancelRelease(from: threshold)
+        }
+        var kept = 0
+        for index in 0..<pendingCount where pending[index].start.frame < fromFrame {
+            var waiting = pending[index]
+            waiting.cancelStop(from: threshold)
+            pending[kept] = waiting
+            kept += 1
+        }
+        pendingCount = kept
+        kept = 0
+        for index in 0..<transportCount where transport[index].frame < fromFrame {
+            transport[kept] = transport[index]
+            kept += 1
+        }
+        transportCount = kept
     }
 
     private func insertPending(_ start: VoiceStart) {
@@ -194,8 +265,12 @@ public final class Mixer: @unchecked Sendable {
     @inline(__always)
     private func stop(where matches: (UInt32) -> Bool, at stopFrame: Int64, fadeFrames: Int) {
         let fade = max(fadeFrames, configuration.minimumStopFadeFrames)
+        let effective = max(stopFrame, frame)
+        // A stop inside a hold always registers: at the resume it ends its voice silently, or,
+        // if the resume comes first, it is weighed against the other release then.
+        let inHold = paused && effective >= holdStart
         for slot in 0..<slotCount where voices[slot].isActive && matches(voices[slot].tag) {
-            voices[slot].release(at: max(stopFrame, frame), over: fade)
+            voices[slot].release(at: effective, over: fade, replacingAny: inHold)
         }
         // A waiting start at or after the stop frame never sounds; an earlier one carries the
         // stop with it and is released once it has started.
@@ -204,10 +279,7 @@ public final class Mixer: @unchecked Sendable {
             var waiting = pending[index]
             if matches(waiting.start.tag) {
                 if waiting.start.frame >= stopFrame { continue }
-                if stopFrame + Int64(fade) < waiting.releaseFrame + Int64(waiting.releaseFade) {
-                    waiting.releaseFrame = stopFrame
-                    waiting.releaseFade = fade
-                }
+                waiting.carry(Stop(frame: stopFrame, fadeFrames: fade), replacingAny: inHold)
             }
             pending[kept] = waiting
             kept += 1
@@ -244,7 +316,7 @@ public final class Mixer: @unchecked Sendable {
                 startFrame = blockStart
             }
         }
-        if waiting.releaseFrame != Int64.max && waiting.releaseFrame + Int64(waiting.releaseFade) <= blockStart { return }
+        if waiting.stop.end <= blockStart { return }
         var sounding = 0
         for slot in 0..<slotCount where voices[slot].isActive && !voices[slot].isReleasing { sounding += 1 }
         if sounding >= configuration.voiceLimit {
@@ -265,8 +337,12 @@ public final class Mixer: @unchecked Sendable {
             fadeInFrames: max(start.fadeInFrames, 0),
             inverseFadeIn: start.fadeInFrames > 0 ? 1 / Float(start.fadeInFrames) : 0,
             tag: start.tag, priority: start.priority, serial: nextSerial)
-        if waiting.releaseFrame != Int64.max {
-            voices[slot].release(at: waiting.releaseFrame, over: waiting.releaseFade)
+        if waiting.replaced.isScheduled {
+            voices[slot].release(at: waiting.replaced.frame, over: waiting.replaced.fadeFrames)
+            voices[slot].release(at: waiting.stop.frame, over: waiting.stop.fadeFrames, replacingAny: true)
+            voices[slot].settleReleases()
+        } else if waiting.stop.isScheduled {
+            voices[slot].release(at: waiting.stop.frame, over: waiting.stop.fadeFrames)
         }
         nextSerial &+= 1
     }
@@ -294,7 +370,7 @@ public final class Mixer: @unchecked Sendable {
         for slot in 0..<slotCount {
             if !voices[slot].isActive { return slot }
             let voice = voices[slot]
-            let end = voice.releaseFrame == Int64.max ? Int64.max : voice.releaseFrame + Int64(voice.releaseFrames)
+            let end = voice.release.end
             if end < nearestEnd {
                 nearestEnd = end
                 nearest = slot
@@ -308,7 +384,7 @@ public final class Mixer: @unchecked Sendable {
         var offset = Int(max(voice.startFrame - blockStart, 0))
         while offset < count {
             let now = blockStart + Int64(offset)
-            if voice.isReleasing && now >= voice.releaseFrame + Int64(voice.releaseFrames) {
+            if voice.isReleasing && now >= voice.release.end {
                 voice.isActive = false
                 break
             }
@@ -325,10 +401,10 @@ public final class Mixer: @unchecked Sendable {
             let sinceStart = now - voice.startFrame
             if sinceStart < Int64(voice.fadeInFrames) { span = min(span, Int(Int64(voice.fadeInFrames) - sinceStart)) }
             if voice.isReleasing {
-                if now < voice.releaseFrame {
-                    span = min(span, Int(voice.releaseFrame - now))
+                if now < voice.release.frame {
+                    span = min(span, Int(voice.release.frame - now))
                 } else {
-                    span = min(span, Int(voice.releaseFrame + Int64(voice.releaseFrames) - now))
+                    span = min(span, Int(voice.release.end - now))
                 }
             }
             voice.mix(into: output + 2 * offset, count: span, frame: now)
@@ -337,11 +413,161 @@ public final class Mixer: @unchecked Sendable {
         }
         voices[slot] = voice
     }
+
+    // MARK: Transport (audio thread)
+
+    private func enqueueTransport(_ change: TransportChange) {
+        guard transportCount < Self.transportCapacity else {
+            transportDropped.add(1, ordering: .relaxed)
+            return
+        }
+        transport[transportCount] = change
+        transportCount += 1
+    }
+
+    /// Whether voices stand still at `frame` (a pause has ramped the output down to silence).
+    private func isHeld(at frame: Int64) -> Bool { paused && frame >= holdStart }
+
+    /// The next frame after `frame` where the transport changes: the head of the queue or a hold's start.
+    private func nextTransportFrame(after frame: Int64) -> Int64 {
+        var next = Int64.max
+        if transportCount > 0 { next = max(transport[0].frame, frame + 1) }
+        if paused && holdStart > frame { next = min(next, holdStart) }
+        return next
+    }
+
+    /// Applies, in arrival order, the waiting changes due by `frame` (late ones act at `frame`).
+    private func applyTransportChanges(at frame: Int64) {
+        var taken = 0
+        while taken < transportCount && transport[taken].frame <= frame {
+            let change = transport[taken]
+            if change.isPause { pause(at: frame, fadeFrames: change.fadeFrames) } else { resume(at: frame, fadeFrames: change.fadeFrames) }
+            taken += 1
+        }
+        guard taken > 0 else { return }
+        for index in taken..<transportCount { transport[index - taken] = transport[index] }
+        transportCount -= taken
+    }
+
+    private func pause(at frame: Int64, fadeFrames: Int) {
+        guard !paused else { return }
+        let fade = max(fadeFrames, 0)
+        ramp = OutputRamp(start: frame, from: ramp.level(at: frame), to: 0, frames: fade)
+        holdStart = frame + Int64(fade)
+        paused = true
+    }
+
+    private func resume(at frame: Int64, fadeFrames: Int) {
+        guard paused else { return }
+        if frame >= holdStart {
+            continueAfterHold(resumeFrame: frame)
+            ramp = OutputRamp(start: frame, from: 0, to: 1, frames: max(fadeFrames, 0))
+        } else {
+            // Still ramping down: back up from the level reached; nothing was held.
+            ramp = OutputRamp(start: frame, from: ramp.level(at: frame), to: 1, frames: max(fadeFrames, 0))
+        }
+        paused = false
+        holdStart = .max
+    }
+
+    /// Moves held voices and waiting starts over the hold `holdStart ..< resumeFrame`.
+    private func continueAfterHold(resumeFrame: Int64) {
+        for slot in 0..<slotCount where voices[slot].isActive {
+            if !voices[slot].continueAfterHold(from: holdStart, to: resumeFrame) { voices[slot].isActive = false }
+        }
+        // Frame order survives: the map from old to new frames never decreases.
+        var kept = 0
+        for index in 0..<pendingCount {
+            var waiting = pending[index]
+            guard waiting.continueAfterHold(from: holdStart, to: resumeFrame) else { continue }
+            pending[kept] = waiting
+            kept += 1
+        }
+        pendingCount = kept
+    }
 }
 
-/// A start waiting for its frame, with a stop that arrived before it started.
+/// A stop scheduled on a start that has not begun: from `frame` over `fadeFrames`.
+struct Stop {
+    static let none = Stop(frame: .max, fadeFrames: 0)
+    var frame: Int64
+    var fadeFrames: Int
+    var isScheduled: Bool { frame != .max }
+    var end: Int64 { isScheduled ? frame + Int64(fadeFrames) : .max }
+}
+
+/// A start waiting for its frame, with the stops that arrived before it started.
 struct PendingStart {
     var start: VoiceStart
-    var releaseFrame = Int64.max
-    var releaseFade = 0
+    /// The stop in force: the one that ends first.
+    var stop = Stop.none
+    /// The stop `stop` replaced, kept so a revocation of `stop` can fall back to it.
+    var replaced = Stop.none
+
+    init(start: VoiceStart) { self.start = start }
+
+    mutating func carry(_ next: Stop, replacingAny: Bool) {
+        guard replacingAny || next.end < stop.end else { return }
+        if stop.isScheduled { replaced = stop }
+        stop = next
+    }
+
+    /// Cancels the stop if it starts at or after `threshold`, falling back to the one it replaced.
+    mutating func cancelStop(from threshold: Int64) {
+        guard stop.isScheduled && stop.frame >= threshold else { return }
+        stop = replaced.isScheduled && replaced.frame < threshold ? replaced : .none
+        replaced = .none
+    }
+
+    /// Moves the start over a hold `holdStart ..< resumeFrame`: a start due in the hold begins at the
+    /// resume, earlier frames move later by the hold's length. False if a stop falls in the hold.
+    mutating func continueAfterHold(from holdStart: Int64, to resumeFrame: Int64) -> Bool {
+        let range = holdStart..<resumeFrame
+        if range.contains(stop.frame) || range.contains(replaced.frame) { return false }
+        let shift = resumeFrame - holdStart
+        if start.frame < holdStart {
+            start.frame += shift
+        } else if start.frame < resumeFrame {
+            start.frame = resumeFrame
+        }
+        if stop.frame < holdStart { stop.frame += shift }
+        if replaced.frame < holdStart { replaced.frame += shift }
+        return true
+    }
+}
+
+/// A pause or resume waiting for its frame.
+struct TransportChange {
+    var isPause: Bool
+    var frame: Int64
+    var fadeFrames: Int
+}
+
+/// The output gain of pauses and resumes: linear from `from` at frame `start` to `to` over
+/// `frames` frames, then `to`. Computed from integer frame counts, so any block split gives the same level.
+struct OutputRamp {
+    var start: Int64 = 0
+    var from: Float = 1
+    var to: Float = 1
+    var frames = 0
+    var inverse: Float = 0
+
+    init() {}
+
+    init(start: Int64, from: Float, to: Float, frames: Int) {
+        self.start = start
+        self.from = from
+        self.to = to
+        self.frames = frames
+        self.inverse = frames > 0 ? 1 / Float(frames) : 0
+    }
+
+    func level(at frame: Int64) -> Float {
+        let elapsed = frame - start
+        if elapsed >= Int64(frames) { return to }
+        return from + (to - from) * (Float(max(elapsed, 0)) * inverse)
+    }
+
+    /// Whether the level is exactly 1 from `frame` on.
+    func isUnity(from frame: Int64) -> Bool { to == 1 && frame >= start + Int64(frames) }
 }

@@ -56,12 +56,21 @@ public enum MixerCommand: Sendable, Equatable, BitwiseCopyable {
     /// Fade out every voice, started or waiting, from `frame` over `fadeFrames`.
     case stopAll(frame: Int64, fadeFrames: Int)
     /// The future from `fromFrame` changed (a navigation or a pause after a look-ahead): forget every waiting
-    /// start at or after it, and cancel every stop scheduled at or after it that has not begun.
+    /// start at or after it; cancel every stop scheduled at or after it that has not begun (on sounding voices
+    /// and on waiting starts; a voice whose cancelled stop had interrupted an earlier one falls back to that
+    /// one); and cancel every pause or resume waiting at or after it. A stop has not begun if its frame is
+    /// not yet rendered (during a hold: not before the hold's first frame, since nothing advanced since).
     case revoke(fromFrame: Int64)
-    /// Hold the sound from `frame`: the output ramps to silence over `fadeFrames`, then every voice stops
-    /// advancing (a looping bed keeps its place, a ringing cue its decay) until `resume`. Starts whose frame
-    /// falls in the pause wait for the resume; stops that fall in it end their voices silently.
+    /// Hold the sound from `frame`: the output ramps linearly to silence over `fadeFrames` (voices still
+    /// advancing), then from `frame + fadeFrames` every voice stands still (position and envelope: a looping
+    /// bed keeps its place, a ringing cue its decay) and the output is exactly zero until `resume`. Starts due
+    /// in the hold wait for the resume; stops due in it end their voices silently (nothing is heard) and drop
+    /// the matching waiting starts. Ignored while already paused. A pause or resume whose frame has passed acts
+    /// at the next block's start; up to `Mixer.transportCapacity` may wait at once.
     case pause(frame: Int64, fadeFrames: Int)
-    /// Continue from `frame` where `pause` held every voice, the output ramping up over `fadeFrames`.
+    /// Continue from `frame` where `pause` held every voice, the output ramping up from silence over
+    /// `fadeFrames`; voices' envelope frames move later by the hold's length, so fades and releases go on
+    /// where they were. A resume during the pause's ramp ramps back up from the level reached (nothing was
+    /// held). Ignored while not paused.
     case resume(frame: Int64, fadeFrames: Int)
 }

@@ -55,3 +55,32 @@ func sinApprox(_ x: Double) -> Double {
     }
     return sum
 }
+
+/// A decaying mono sine (a struck bell): every frame differs from the next, so any offset shows.
+func ringing(frames: Int, period: Int = 97, amplitude: Float = 0.6) -> MixerSound {
+    var level = amplitude
+    let samples = (0..<frames).map { index -> Float in
+        defer { level *= 0.999_9 }
+        return level * Float(sinApprox(2 * Double.pi * Double(index) / Double(period)))
+    }
+    return MixerSound(name: "ringing", mono: samples)
+}
+
+/// Renders `frames` frames after sending `commands`, in blocks of `blockSize`.
+func render(_ sounds: [MixerSound], _ commands: [MixerCommand], frames: Int, blockSize: Int = 256) -> [Float] {
+    let mixer = Mixer(sounds: sounds)
+    for command in commands { mixer.send(command) }
+    return render(mixer, frames: frames, blockSize: blockSize)
+}
+
+/// Frames `range` of interleaved stereo, as stereo samples.
+func frames(_ samples: [Float], _ range: Range<Int>) -> [Float] {
+    Array(samples[(2 * range.lowerBound)..<(2 * range.upperBound)])
+}
+
+/// The first index where two renders differ (nil if they are equal), so a failure names a sample
+/// instead of printing thousands.
+func firstDifference(_ a: [Float], _ b: [Float]) -> Int? {
+    if a.count != b.count { return min(a.count, b.count) }
+    return a.indices.first { a[$0] != b[$0] }
+}
