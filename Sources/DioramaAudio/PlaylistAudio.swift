@@ -53,8 +53,12 @@ public struct PlaylistAudio: Sendable {
 
     /// The mixer commands for one event of the playlist sequencer (live playback): a scene's
     /// appearance starts its beds, its disappearance fades them, a cue starts its sound at its
-    /// frame, a revocation forgets what was scheduled from its frame on, a pause fades all, and
-    /// resuming starts the scene's beds again with a short ramp (the mixer has no pause: they restart).
+    /// frame, a revocation forgets what was scheduled from its frame on (starts, stops, pauses),
+    /// a pause holds every voice after a short ramp and resuming continues them where they were
+    /// (a bed keeps its place, a ringing bell its decay), and the end fades everything out.
+    ///
+    /// Navigating while paused gives a scene change at a frame inside the mixer's hold: the old
+    /// scene's beds end silently there and the new scene's beds start, with their fade-in, at the resume.
     public func commands(for event: SequencerEvent) -> [MixerCommand] {
         switch event {
         case .sceneAppeared(let scene, let frame):
@@ -71,18 +75,23 @@ public struct PlaylistAudio: Sendable {
             return [.start(VoiceStart(sound: sound, frame: frame, gain: gain(sound, firing.gain), pan: Float(firing.pan)))]
         case .revoked(let frame):
             return [.revoke(fromFrame: frame)]
-        case .paused(let frame), .finished(let frame):
-            return [.stopAll(frame: frame, fadeFrames: pauseRampFrames)]
-        case .resumed(let scene, let frame):
-            return beds(ofScene: scene).enumerated().map { index, bed in
-                .start(VoiceStart(sound: bed.sound, frame: frame, gain: bed.gain, fadeInFrames: pauseRampFrames,
-                                  loops: true, tag: AudioPlan.bedTag(scene: scene, bed: index), priority: .ambience))
-            }
+        case .paused(let frame):
+            return [.pause(frame: frame, fadeFrames: pauseRampFrames)]
+        case .resumed(_, let frame):
+            return [.resume(frame: frame, fadeFrames: pauseRampFrames)]
+        case .finished(let frame):
+            return [.stopAll(frame: frame, fadeFrames: finishFadeFrames)]
         }
     }
 
-    /// 50 ms: long enough not to click, short enough to feel immediate.
-    private var pauseRampFrames: Int { sampleRate / 20 }
+    /// The pause and resume ramp in frames (20 ms). Linear ramps shorter than about 10 ms are heard
+    /// as clicks on loud, low beds (surf, wind); longer ones make the sound lag the key press and,
+    /// since voices run on through the ramp while the picture freezes at once, leave held voices
+    /// that much further ahead of the picture after each pause (cues are scheduled afresh, exact).
+    public var pauseRampFrames: Int { sampleRate / 50 }
+
+    /// 50 ms: the end of a non-wrapping playlist fades everything, long enough not to click.
+    private var finishFadeFrames: Int { sampleRate / 20 }
 
     private func beds(ofScene index: Int) -> [AudioPlan.Bed] {
         guard document.scenes.indices.contains(index) else { return [] }

@@ -8,14 +8,17 @@ public enum SequencerEvent: Sendable, Equatable {
     case sceneDisappeared(scene: Int, frame: Int64)
     /// Start the cue's sound at exactly `frame`.
     case cueDue(CueFiring, frame: Int64)
-    /// Everything holds still: fade all sound out briefly.
+    /// Everything holds still: the sound ramps out briefly and every voice holds where it is (a bed keeps its
+    /// place, a ringing bell its decay) until `resumed`. Cues after the pause are not returned until then.
     case paused(frame: Int64)
-    /// Playing again: the scene's ambience starts again (a pause silenced it).
+    /// Playing again from where `paused` held: the held sound continues (nothing restarts) with a short ramp in;
+    /// `scene` is the scene showing. Later cues come shifted by exactly the pause.
     case resumed(scene: Int, frame: Int64)
     /// The last scene ended and the sequencer does not wrap.
     case finished(frame: Int64)
     /// Every event at or after `frame` returned earlier is void (a navigation or pause changed the future that
-    /// a look-ahead had already been told): drop the cues scheduled at or after it and undo scene changes there.
+    /// a look-ahead had already been told): drop the cues scheduled at or after it and undo scene changes there
+    /// (beds' stops and starts), and any pause or resume there.
     case revoked(fromFrame: Int64)
 
     /// The frame of the sample clock at which the event takes effect.

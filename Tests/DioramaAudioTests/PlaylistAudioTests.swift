@@ -87,11 +87,96 @@ import Testing
         guard case .start(let cue)? = audio.commands(for: .cueDue(firing, frame: 48_000)).first else { Issue.record("no cue"); return }
         #expect(cue.frame == 48_000 && !cue.loops && cue.pan == 0.5)
         #expect(audio.commands(for: .revoked(fromFrame: 5)) == [.revoke(fromFrame: 5)])
-        // A pause silences everything; resuming brings the scene's bed back with a short ramp.
-        #expect(audio.commands(for: .paused(frame: 50_000)) == [.stopAll(frame: 50_000, fadeFrames: 2_400)])
-        guard case .start(let resumed)? = audio.commands(for: .resumed(scene: 0, frame: 60_000)).first else {
-            Issue.record("no bed after resume"); return
+        // A pause holds the sound after a 20 ms ramp; resuming continues it (no bed restarts).
+        #expect(audio.pauseRampFrames == 960)
+        #expect(audio.commands(for: .paused(frame: 50_000)) == [.pause(frame: 50_000, fadeFrames: 960)])
+        #expect(audio.commands(for: .resumed(scene: 0, frame: 60_000)) == [.resume(frame: 60_000, fadeFrames: 960)])
+        #expect(audio.commands(for: .finished(frame: 70_000)) == [.stopAll(frame: 70_000, fadeFrames: 2_400)])
+    }
+
+    /// Two scenes of one second, each with a constant bed (A, then B) that loops: levels read off directly.
+    static func twoBeds() throws -> (audio: PlaylistAudio, folder: TemporaryFolder) {
+        let folder = try TemporaryFolder()
+        for (name, level) in [("a", Float(0.1)), ("b", Float(0.2))] {
+            try SoundFileWriter.write([Float](repeating: level, count: 4800), channels: 1, sampleRate: 48_000,
+                                      format: .flac16, to: folder.path("\(name).flac"))
         }
-        #expect(resumed.loops && resumed.frame == 60_000 && resumed.fadeInFrames == 2_400 && resumed.tag == bed.tag)
+        let json = """
+            { "canvas": { "width": 10, "height": 10, "background": "#000" },
+              "languages": { "default": "en", "fallback": "en", "available": ["en"] },
+              "sounds": { "a": "a.flac", "b": "b.flac" },
+              "scenes": [{ "id": "a", "title": { "en": "A" }, "duration": 1,
+                           "ambience": [{ "sound": "a", "fadeIn": 0.1, "fadeOut": 0.25 }] },
+                         { "id": "b", "title": { "en": "B" }, "duration": 1,
+                           "ambience": [{ "sound": "b", "fadeIn": 0.5, "fadeOut": 0.25 }] }] }
+            """
+        let loaded = try DocumentLoader.decode(bytes: Array(json.utf8), path: folder.path("scenes.json"))
+        let audio = PlaylistAudio(document: loaded.document, directory: folder.url.path)
+        #expect(audio.warnings.isEmpty)
+        return (audio, folder)
+    }
+
+    /// Plays from frame 0 and then `steps` as the player would: before each command the sequencer has looked `lookAhead` frames
+    /// past it; every event goes through `commands(for:)` to a mixer, rendered to `frames` (left channel).
+    static func play(_ audio: PlaylistAudio, frames: Int, lookAhead: Int64 = 4800,
+                     _ steps: [(frame: Int64, command: (inout PlaylistSequencer, Int64) -> [SequencerEvent])]) -> [Float] {
+        var sequencer = PlaylistSequencer(document: audio.document, sampleRate: audio.sampleRate)
+        var events = sequencer.play(at: 0)
+        for step in steps {
+            events += sequencer.advance(to: step.frame + lookAhead)
+            events += step.command(&sequencer, step.frame)
+        }
+        events += sequencer.advance(to: Int64(frames))
+        let mixer = audio.makeMixer()
+        for command in events.flatMap(audio.commands(for:)) { #expect(mixer.send(command)) }
+        var output = [Float](repeating: 0, count: 2 * frames)
+        output.withUnsafeMutableBufferPointer { buffer in
+            for start in stride(from: 0, to: frames, by: 512) {
+                mixer.render(into: buffer.baseAddress! + 2 * start, frames: min(512, frames - start))
+            }
+        }
+        return channel(output, 0)
+    }
+
+    @Test("navigating while paused: the old bed ends silently, the new one fades in from the resume")
+    func navigationWhilePaused() throws {
+        let (audio, folder) = try Self.twoBeds()
+        defer { withExtendedLifetime(folder) {} }
+        let ramp = audio.pauseRampFrames
+        let left = Self.play(audio, frames: 100_000, [
+            (frame: 20_000, command: { $0.pause(at: $1) }),
+            (frame: 30_000, command: { $0.next(at: $1) }),
+            (frame: 50_000, command: { $0.resume(at: $1) }),
+        ])
+        let bedA = left[10_000], bedB = left[90_000]
+        #expect(bedA > 0.09 && bedB > 0.19)
+        #expect(left[4800..<20_000].allSatisfy { $0 == bedA })
+        #expect(left[(20_000 + ramp)..<50_000].allSatisfy { $0 == 0 })
+        // From the resume: only B, its 0.5 s fade-in counted from there, under the 20 ms ramp.
+        for offset in stride(from: 0, to: 24_000, by: 37) {
+            let expected = bedB * Float(offset) / 24_000 * min(Float(offset) / Float(ramp), 1)
+            #expect(abs(left[50_000 + offset] - expected) < 1e-5)
+        }
+        // Until B's scene ends, a second after the resume.
+        #expect(left[74_000..<98_000].allSatisfy { $0 == bedB })
+    }
+
+    @Test("a pause before a scene change the look-ahead had announced: the old bed continues after the resume")
+    func pauseBeforeAnnouncedSceneChange() throws {
+        let (audio, folder) = try Self.twoBeds()
+        defer { withExtendedLifetime(folder) {} }
+        let ramp = audio.pauseRampFrames
+        // The look-ahead reaches past the scene change at 48 000 before the pause at 40 000.
+        let left = Self.play(audio, frames: 130_000, lookAhead: 12_000, [
+            (frame: 40_000, command: { $0.pause(at: $1) }),
+            (frame: 60_000, command: { $0.resume(at: $1) }),
+        ])
+        let bedA = left[10_000], bedB = left[100_000]
+        #expect(bedA > 0.09 && bedB > 0.19)
+        #expect(left[(40_000 + ramp)..<60_000].allSatisfy { $0 == 0 })
+        // The scene now changes at 48 000 + the pause's 20 000 frames.
+        #expect(left[(60_000 + ramp)..<68_000].allSatisfy { $0 == bedA })
+        #expect(left[68_000] == bedA)
+        #expect(left[(68_000 + 24_000)..<116_000].allSatisfy { $0 == bedB })
     }
 }
