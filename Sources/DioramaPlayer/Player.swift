@@ -1,4 +1,5 @@
 import CSDL
+import DioramaAudio
 import DioramaDocument
 import DioramaTimeline
 import Foundation
@@ -187,8 +188,8 @@ public final class Player {
         soundSignature = Self.soundSignature(of: loaded)
         notes += audio.notes
         viewer = StoryViewer(layout: layout, showsOverlay: options.showsOverlay)
-        playback = PlaylistPlayback(scenes: Self.playbackScenes(loaded.document, dependencies: dependencies, audio: audio),
-                                    output: audio.output, wraps: options.wraps)
+        playback = PlaylistPlayback(document: loaded.document, soundCommands: Self.soundCommands(loaded.document, audio: audio),
+                                    output: audio.output, end: options.wraps ? .wrap : .stop)
         watch = FileWatch(paths: loaded.watchedPaths)
         if let path = options.logPath {
             do {
@@ -237,10 +238,9 @@ public final class Player {
         return dependencies.now()
     }
 
-    private static func playbackScenes(_ document: Document, dependencies: PlayerDependencies, audio: AudioSetup) -> [PlaybackScene] {
-        let rate = audio.output.sampleRate
-        return PlaybackScene.scenes(of: document, sampleRate: rate, cueFrames: { dependencies.cueFrames(document, $0, rate) },
-                                    soundIndex: audio.soundIndex)
+    /// The sequencer's events as mixer commands, with the sounds of the output's bank.
+    private static func soundCommands(_ document: Document, audio: AudioSetup) -> PlaylistPlayback.SoundCommands {
+        PlaylistAudio(document: document, bank: audio.bank).commands(for:)
     }
 
     public var document: Document { playlist.document }
@@ -455,7 +455,7 @@ public final class Player {
                 reopenAudio(for: loaded, previous: previous)
                 soundSignature = signature
             } else {
-                playback.replaceScenes(Self.playbackScenes(loaded.document, dependencies: dependencies, audio: audio))
+                playback.replaceDocument(loaded.document, soundCommands: Self.soundCommands(loaded.document, audio: audio))
             }
             banner = soundProblems
             watch.watch(loaded.watchedPaths)
@@ -465,17 +465,20 @@ public final class Player {
     }
 
     /// A sound was added, removed or edited: load the bank again in a new output and go on from the same
-    /// scene and time (the sound pauses for as long as decoding takes).
+    /// scene (by id) and time being heard (the sound pauses for as long as decoding takes).
     private func reopenAudio(for loaded: LoadedPlaylist, previous: Document) {
         let position = playback.current
         let id = previous.scenes[position.sceneIndex].id
         audio.close()
         audio = dependencies.audio(loaded)
         soundProblems = audio.notes.filter { $0.hasPrefix("warning:") }
-        let scenes = Self.playbackScenes(loaded.document, dependencies: dependencies, audio: audio)
+        let scenes = loaded.document.scenes
         let index = scenes.firstIndex { $0.id == id } ?? min(position.sceneIndex, scenes.count - 1)
-        playback = PlaylistPlayback(scenes: scenes, output: audio.output, wraps: options.wraps, sceneIndex: index,
-                                    sceneFrame: Int64(position.sceneFrame), paused: position.isPaused)
+        // Whole frames: the new output starts on a frame of its own anyway.
+        let time = min(Rational(Int128(position.sceneFrame.rounded(.down)), Int128(audio.output.sampleRate)), scenes[index].duration)
+        playback = PlaylistPlayback(document: loaded.document, soundCommands: Self.soundCommands(loaded.document, audio: audio),
+                                    output: audio.output, end: options.wraps ? .wrap : .stop, sceneIndex: index,
+                                    sceneTime: position.hasEnded ? scenes[index].duration : time, paused: position.isPaused)
         audio.output.volume = muted ? 0 : volume
     }
 
@@ -497,7 +500,7 @@ public final class Player {
         var overlay: [NodeSnapshot] = []
         let composer = OverlayComposer(layout: viewer.layout)
         if let toast, toast.until <= now { self.toast = nil }
-        let duration = Double(playback.scenes[heard.sceneIndex].frames)
+        let duration = document.scenes[heard.sceneIndex].duration.doubleValue * Double(sampleRate)
         let content = OverlayContent(
             progress: OverlayContent.progress(sceneCount: count, current: heard.sceneIndex, fraction: heard.sceneFrame / duration),
             currentScene: heard.sceneIndex,

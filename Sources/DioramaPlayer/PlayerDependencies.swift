@@ -1,3 +1,4 @@
+import DioramaAudio
 import DioramaDocument
 import DioramaTimeline
 
@@ -44,21 +45,21 @@ public struct PlaylistLoadFailure: Error, Sendable, Equatable {
     public init(lines: [String]) { self.lines = lines }
 }
 
-/// The sound side of a player: an output (with the audio clock) and the mixer index of each sound name.
+/// The sound side of a player: an output (with the audio clock) and the sound bank its mixer holds.
 public struct AudioSetup {
     public var output: any SoundOutput
-    /// The mixer's index for a sound name; nil for sounds that are not loaded (they stay silent).
-    public var soundIndex: (String) -> Int?
+    /// The sounds in the mixer, by the document's order (sounds that failed to load are silent): what
+    /// `PlaylistAudio(document:bank:)` turns the sequencer's events into mixer commands with.
+    public var bank: SoundBank
     /// One-line notes for the terminal (the device that opened, or why none did); sounds that failed
     /// to load start with "warning:".
     public var notes: [String]
     /// Stops the output (before another one replaces it, after a sound changed).
     public var close: () -> Void
 
-    public init(output: any SoundOutput, soundIndex: @escaping (String) -> Int?, notes: [String] = [],
-                close: @escaping () -> Void = {}) {
+    public init(output: any SoundOutput, bank: SoundBank, notes: [String] = [], close: @escaping () -> Void = {}) {
         self.output = output
-        self.soundIndex = soundIndex
+        self.bank = bank
         self.notes = notes
         self.close = close
     }
@@ -71,8 +72,6 @@ public struct PlayerDependencies {
     public var load: (String) -> Result<LoadedPlaylist, PlaylistLoadFailure>
     public var scenes: any SceneSource
     public var renderer: any SnapshotRendering
-    /// Each scene's cue firings as (frame within the scene, cue) at a sample rate: (document, scene, sample rate).
-    public var cueFrames: (Document, Int, Int) -> [(frame: Int64, cue: Cue)]
     /// Opens the sound output for a playlist.
     public var audio: (LoadedPlaylist) -> AudioSetup
     /// Monotonic seconds, for the interface's animations and timers.
@@ -83,12 +82,10 @@ public struct PlayerDependencies {
     public var makeBackgroundRenderer: (@Sendable (_ imageDirectory: String) -> any SnapshotRendering)?
 
     public init(load: @escaping (String) -> Result<LoadedPlaylist, PlaylistLoadFailure>, scenes: any SceneSource,
-                renderer: any SnapshotRendering, cueFrames: @escaping (Document, Int, Int) -> [(frame: Int64, cue: Cue)],
-                audio: @escaping (LoadedPlaylist) -> AudioSetup, now: @escaping () -> Double = monotonicSeconds) {
+                renderer: any SnapshotRendering, audio: @escaping (LoadedPlaylist) -> AudioSetup, now: @escaping () -> Double = monotonicSeconds) {
         self.load = load
         self.scenes = scenes
         self.renderer = renderer
-        self.cueFrames = cueFrames
         self.audio = audio
         self.now = now
     }

@@ -48,10 +48,9 @@ final class PlayerHarness {
             load: load ?? { _ in .success(LoadedPlaylist(document: PlayerFixtures.story(), baseDirectory: "/", watchedPaths: [])) },
             scenes: ClockSceneSource(),
             renderer: renderer,
-            cueFrames: { document, scene, rate in PlaybackScene.timedCueFrames(of: document.scenes[scene], sampleRate: rate) },
             audio: { playlist in
                 let notes = audioOpened(playlist)
-                return AudioSetup(output: output, soundIndex: PlayerFixtures.soundIndex, notes: notes)
+                return AudioSetup(output: output, bank: PlayerSounds.bank(playlist.document), notes: notes)
             },
             now: { clock.now })
         player = try Player(options: options, dependencies: dependencies)

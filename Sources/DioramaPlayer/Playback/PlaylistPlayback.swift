@@ -1,10 +1,12 @@
+import DioramaDocument
 import DioramaMixer
+import DioramaTimeline
 
 /// Where the playlist is at one frame of the audio clock.
 public struct PlaylistPosition: Sendable, Equatable {
     /// The current scene, 0-based.
     public var sceneIndex: Int
-    /// Frames into the scene (fractional when the clock is interpolated).
+    /// Frames (samples) into the scene, fractional between samples and where a scene starts between two samples.
     public var sceneFrame: Double
     public var isPaused: Bool
     /// True after the last scene when the playlist does not wrap (`--once`).
@@ -26,7 +28,8 @@ public struct CueStartRecord: Sendable, Equatable {
     public var sceneIndex: Int
     public var sceneID: String
     public var sound: String
-    /// The cue's frame within its scene (the cue schedule's sample index).
+    /// The cue's sample index within its scene: `ceil(sceneTime × sampleRate)`, the first sample at or after its
+    /// scene time, as the cue schedule counts.
     public var sceneFrame: Int64
     /// The mixer frame the voice starts on.
     public var frame: Int64
@@ -37,66 +40,106 @@ public struct CueStartRecord: Sendable, Equatable {
     public var lateFrames: Int64 { max(0, writeFrameAtSend - frame) }
 }
 
-/// Drives the sound of a playlist on the output's sample clock, and answers where the playlist is at
-/// any frame being heard, so the picture follows the audio clock.
+/// Plays a playlist's sound on the output's sample clock through the timeline's `PlaylistSequencer`, and answers
+/// where the playlist is at the frame being heard, so the picture follows the audio clock.
 ///
-/// Cues and scene changes are scheduled `lookahead` frames ahead of the output's write frame, each at
-/// its exact frame. A command (next, pause, ...) takes effect at the write frame plus `commandMargin`;
-/// whatever had been scheduled past that frame is cancelled, so cues skipped over never sound. The
-/// picture reaches the change when that frame is heard, in step with the sound.
+/// The sequencer runs on mixer frames. Each `update()` advances it `lookahead` frames past the write frame and
+/// sends the mixer the commands its events map to (`PlaylistAudio.commands(for:)` in production), so every cue
+/// starts on its exact sample. A command (next, pause, ...) acts at the write frame plus `commandMargin`: the
+/// sequencer revokes what it had announced from there on (`.revoke` to the mixer), so cues skipped over never
+/// sound. The picture reaches the change when that frame is heard: each command's sequencer value is kept,
+/// keyed by the frame it took effect, until the heard frame passes it.
+///
+/// Example:
+/// ```swift
+/// let audio = PlaylistAudio(document: document, bank: bank)
+/// let playback = PlaylistPlayback(document: document, soundCommands: audio.commands(for:), output: output)
+/// playback.update()                       // once per window frame
+/// let heard = playback.current            // what to draw
+/// ```
 public final class PlaylistPlayback {
+    /// The mixer commands for one sequencer event.
+    public typealias SoundCommands = (SequencerEvent) -> [MixerCommand]
+
     public let output: any SoundOutput
-    public private(set) var scenes: [PlaybackScene]
-    /// Whether the playlist starts again after the last scene (otherwise it ends there).
-    public var wraps: Bool
+    /// The playlist being played (the last one a reload gave).
+    public private(set) var document: Document
+    /// What happens after the last scene.
+    public let end: PlaylistEnd
     /// Frames scheduled ahead of the write frame.
     public var lookahead: Int64
     /// Frames after the write frame at which a command takes effect, so it reaches the mixer in time.
     public var commandMargin: Int64
-    /// Frames of the ramps that pause and resume the sound.
-    public var pauseFadeFrames: Int
 
-    private struct Segment {
-        /// Mixer frame where the segment begins.
-        var startFrame: Int64
-        var scene: Int
-        /// Frames into the scene at `startFrame`.
-        var sceneFrame: Int64
-        var running: Bool
-        var ended: Bool
-        /// Mixer tags of this scene's ambience voices, with each bed's fade-out frames.
-        var ambience: [(tag: UInt32, fadeOutFrames: Int)]
+    private var soundCommands: SoundCommands
+    /// The sequencer commands act on, advanced to the look-ahead.
+    private var sequencer: PlaylistSequencer
+
+    /// A sequencer value from the frame its last command took effect on; it answers for the frames until the next.
+    private struct Stage {
+        var frame: Int64
+        var sequencer: PlaylistSequencer
+        /// The current document's index of each of the sequencer's scenes (the identity unless a reload moved them).
+        var sceneIndexes: [Int]
     }
 
-    private struct PendingCue {
+    /// In frame order; the first is in effect at the frame being heard, the last is the newest command's.
+    private var stages: [Stage]
+
+    /// The newest command: its frame, the sequencer right after it (cursor at the frame), the commands its own
+    /// events sent (translated), and the bed aliases after them. A second command at the same frame starts from
+    /// here, so it acts on the first one's result instead of revoking it.
+    private struct LastCommand {
+        var frame: Int64
+        var sequencer: PlaylistSequencer
+        var commands: [MixerCommand]
+        var aliases: [BedAlias]
+    }
+
+    private var lastCommand: LastCommand
+
+    /// A bed that kept playing through a reload that moved its scene to another index: its voices carry the old
+    /// scene's tag, so a stop of the new tag must stop them too.
+    private struct BedAlias {
         var tag: UInt32
-        var record: CueStartRecord
+        var voiceTag: UInt32
+        /// The frame of the stop that ended the voices; nil while they play (a revocation may clear it again).
+        var stoppedAt: Int64?
     }
 
-    private var segments: [Segment] = []
-    /// Frames before this one are scheduled.
-    private var horizon: Int64
-    private var pendingCues: [PendingCue] = []
+    private var aliases: [BedAlias] = []
+    /// Cue starts sent and not heard yet.
+    private var pendingCues: [CueStartRecord] = []
+    /// Cue starts heard and not taken yet.
     private var startedCues: [CueStartRecord] = []
-    private var nextTag: UInt32 = 1
 
-    /// Starts playing `scenes` from `sceneIndex` at `sceneFrame` frames into it.
-    public init(scenes: [PlaybackScene], output: any SoundOutput, wraps: Bool = true, sceneIndex: Int = 0,
-                sceneFrame: Int64 = 0, paused: Bool = false, lookahead: Int64? = nil, commandMargin: Int64? = nil) {
-        precondition(!scenes.isEmpty, "a playlist needs at least one scene")
-        self.scenes = scenes
+    /// Starts playing `document` at scene `sceneIndex` (clamped), `sceneTime` seconds into it, paused if asked.
+    ///
+    /// - Parameters:
+    ///   - soundCommands: the mixer commands of a sequencer event: `PlaylistAudio(document:bank:).commands(for:)`.
+    ///   - lookahead: frames scheduled ahead of the write frame (default half a second, so a slow frame still finds
+    ///     its cues queued).
+    ///   - commandMargin: frames after the write frame at which commands act (default: the output's).
+    public init(document: Document, soundCommands: @escaping SoundCommands, output: any SoundOutput, end: PlaylistEnd = .wrap,
+                sceneIndex: Int = 0, sceneTime: Rational = .zero, paused: Bool = false,
+                lookahead: Int64? = nil, commandMargin: Int64? = nil) {
+        precondition(!document.scenes.isEmpty, "a playlist needs at least one scene")
         self.output = output
-        self.wraps = wraps
-        // Half a second: a frame that takes long (a reload, a busy machine) still finds its cues queued.
+        self.document = document
+        self.soundCommands = soundCommands
+        self.end = end
         self.lookahead = lookahead ?? Int64(output.sampleRate / 2)
         self.commandMargin = commandMargin ?? output.commandMargin
-        self.pauseFadeFrames = output.sampleRate / 100
-        let start = output.writeFrame() + self.commandMargin
-        horizon = start
-        let index = min(max(sceneIndex, 0), scenes.count - 1)
-        let frame = min(max(sceneFrame, 0), scenes[index].frames - 1)
-        segments = [Segment(startFrame: start, scene: index, sceneFrame: frame, running: !paused, ended: false,
-                            ambience: paused ? [] : startAmbience(of: index, at: start, fadeIn: nil))]
+        let frame = output.writeFrame() + self.commandMargin
+        var sequencer = PlaylistSequencer(document: document, sampleRate: output.sampleRate, end: end)
+        let scene = min(max(sceneIndex, 0), document.scenes.count - 1)
+        var events = sequencer.play(at: frame, scene: scene)
+        if sceneTime > .zero { events += sequencer.seek(to: sceneTime, at: frame) }
+        if paused { events += sequencer.pause(at: frame) }
+        self.sequencer = sequencer
+        stages = [Stage(frame: frame, sequencer: sequencer, sceneIndexes: Array(document.scenes.indices))]
+        lastCommand = LastCommand(frame: frame, sequencer: sequencer, commands: [], aliases: [])
+        lastCommand.commands = deliver(events, commandFrame: frame)
         update()
     }
 
@@ -107,224 +150,254 @@ public final class PlaylistPlayback {
     /// The playlist at the frame being heard now.
     public var current: PlaylistPosition { position(atHeard: output.heardFrame()) }
 
-    /// The playlist as the last command left it: at the frame commands act on, ahead of what is heard.
-    public var commanded: PlaylistPosition { position(atHeard: Double(commandFrame)) }
+    /// The playlist as the last command left it, at the frame commands act on (ahead of what is heard): the
+    /// story viewer's page and the window title.
+    public var commanded: PlaylistPosition { position(of: stages[stages.count - 1], at: Double(commandFrame)) }
 
-    /// The playlist at mixer frame `frame` (fractional), from what has been scheduled.
+    /// The playlist at mixer frame `frame` (fractional), from the command in effect there.
     public func position(atHeard frame: Double) -> PlaylistPosition {
-        let segment = segments.last { Double($0.startFrame) <= frame } ?? segments[0]
-        if segment.ended {
-            return PlaylistPosition(sceneIndex: segment.scene, sceneFrame: Double(segment.sceneFrame), isPaused: false, hasEnded: true)
-        }
-        var sceneFrame = Double(segment.sceneFrame)
-        if segment.running { sceneFrame += max(0, frame - Double(segment.startFrame)) }
-        let last = Double(scenes[segment.scene].frames) - 1e-6
-        return PlaylistPosition(sceneIndex: segment.scene, sceneFrame: min(sceneFrame, last), isPaused: !segment.running)
+        let whole = Int64(frame.rounded(.down))
+        let stage = stages.last { $0.frame <= whole } ?? stages[0]
+        return position(of: stage, at: frame)
     }
+
+    /// Whether the playlist is paused at the frame commands act on (what the user last asked for).
+    public var isPausedForCommands: Bool { commanded.isPaused }
 
     /// Cues whose start frame has been heard since the last call, in order.
     public func takeStartedCues() -> [CueStartRecord] {
         let heard = output.heardFrame()
-        let (due, waiting) = (pendingCues.filter { Double($0.record.frame) <= heard }, pendingCues.filter { Double($0.record.frame) > heard })
-        pendingCues = waiting
-        let started = startedCues + due.map(\.record)
-        startedCues = []
-        return started
+        let due = pendingCues.prefix { Double($0.frame) <= heard }
+        pendingCues.removeFirst(due.count)
+        defer { startedCues = [] }
+        return startedCues + due
+    }
+
+    private func position(of stage: Stage, at frame: Double) -> PlaylistPosition {
+        let rate = Rational(sampleRate)
+        let whole = Int64(frame.rounded(.down))
+        guard let here = stage.sequencer.position(at: whole) else {
+            let last = document.scenes.count - 1
+            return PlaylistPosition(sceneIndex: last, sceneFrame: durationFrames(last), hasEnded: true)
+        }
+        var sceneFrame = (here.sceneTime * rate).doubleValue
+        // Between two samples the scene moves on smoothly (not before the scene starts, nor across its end).
+        if !here.isPaused, let next = stage.sequencer.position(at: whole + 1), next.scene == here.scene, !next.isPaused {
+            sceneFrame += (frame - Double(whole)) * ((next.sceneTime - here.sceneTime) * rate).doubleValue
+        }
+        let index = stage.sceneIndexes.indices.contains(here.scene)
+            ? stage.sceneIndexes[here.scene] : min(here.scene, document.scenes.count - 1)
+        return PlaylistPosition(sceneIndex: index, sceneFrame: min(sceneFrame, durationFrames(index)), isPaused: here.isPaused)
+    }
+
+    /// The scene's length in frames (fractional).
+    private func durationFrames(_ scene: Int) -> Double {
+        (document.scenes[scene].duration * Rational(sampleRate)).doubleValue
     }
 
     // MARK: - Scheduling
 
-    /// Schedules cues and scene changes up to `lookahead` frames past the write frame. Call once per frame.
+    /// Sends the cues and scene changes up to `lookahead` frames past the write frame, and forgets what has been
+    /// heard. Call once per window frame.
     public func update() {
-        let target = output.writeFrame() + lookahead
-        while horizon < target {
-            let segment = segments[segments.count - 1]
-            guard segment.running, !segment.ended else {
-                horizon = target
-                break
-            }
-            let scene = scenes[segment.scene]
-            let end = segment.startFrame + (scene.frames - segment.sceneFrame)
-            let until = min(target, end)
-            let from = segment.sceneFrame + (horizon - segment.startFrame)
-            let to = segment.sceneFrame + (until - segment.startFrame)
-            for cue in scene.cues where cue.frame >= from && cue.frame < to {
-                schedule(cue, scene: segment.scene, at: segment.startFrame + (cue.frame - segment.sceneFrame))
-            }
-            horizon = until
-            if end <= target { advanceScene(after: segment, at: end) }
-        }
-        prune()
-    }
-
-    private func advanceScene(after segment: Segment, at frame: Int64) {
-        stopAmbience(segment.ambience, at: frame, fadeFrames: nil)
-        let last = segment.scene == scenes.count - 1
-        if last && !wraps {
-            segments.append(Segment(startFrame: frame, scene: segment.scene, sceneFrame: scenes[segment.scene].frames - 1,
-                                    running: false, ended: true, ambience: []))
-        } else {
-            let next = last ? 0 : segment.scene + 1
-            segments.append(Segment(startFrame: frame, scene: next, sceneFrame: 0, running: true, ended: false,
-                                    ambience: startAmbience(of: next, at: frame, fadeIn: nil)))
-        }
-    }
-
-    private func schedule(_ cue: SceneCue, scene: Int, at frame: Int64) {
-        let tag = takeTag()
-        let write = output.writeFrame()
-        output.send(.start(VoiceStart(sound: cue.sound, frame: frame, gain: cue.gain, pan: cue.pan, tag: tag, priority: .cue)))
-        pendingCues.append(PendingCue(tag: tag, record: CueStartRecord(
-            sceneIndex: scene, sceneID: scenes[scene].id, sound: cue.soundName, sceneFrame: cue.frame, frame: frame,
-            writeFrameAtSend: write)))
-    }
-
-    private func startAmbience(of scene: Int, at frame: Int64, fadeIn: Int?) -> [(tag: UInt32, fadeOutFrames: Int)] {
-        scenes[scene].ambience.map { bed in
-            let tag = takeTag()
-            output.send(.start(VoiceStart(sound: bed.sound, frame: frame, gain: bed.gain, pan: 0,
-                                          fadeInFrames: fadeIn ?? bed.fadeInFrames, loops: true, tag: tag,
-                                          priority: .ambience)))
-            return (tag, bed.fadeOutFrames)
-        }
-    }
-
-    private func stopAmbience(_ ambience: [(tag: UInt32, fadeOutFrames: Int)], at frame: Int64, fadeFrames: Int?) {
-        for bed in ambience {
-            output.send(.stop(tag: bed.tag, frame: frame, fadeFrames: fadeFrames ?? bed.fadeOutFrames))
-        }
-    }
-
-    private func takeTag() -> UInt32 {
-        defer { nextTag = nextTag == .max ? 1 : nextTag + 1 }
-        return nextTag
-    }
-
-    /// Keeps only the segment in effect at the frame being heard and those after it.
-    private func prune() {
+        deliver(sequencer.advance(to: output.writeFrame() + lookahead), commandFrame: nil)
         let heard = output.heardFrame()
-        if let index = segments.lastIndex(where: { Double($0.startFrame) <= heard }), index > 0 {
-            segments.removeFirst(index)
-        }
-        let due = pendingCues.filter { Double($0.record.frame) <= heard }
+        while stages.count > 1, Double(stages[1].frame) <= heard { stages.removeFirst() }
+        let due = pendingCues.prefix { Double($0.frame) <= heard }
         if !due.isEmpty {
-            startedCues += due.map(\.record)
-            pendingCues.removeAll { Double($0.record.frame) <= heard }
+            startedCues += due
+            pendingCues.removeFirst(due.count)
         }
+        // A stop already heard can no longer be revoked.
+        aliases.removeAll { alias in alias.stoppedAt.map { Double($0) <= heard } ?? false }
+    }
+
+    /// Sends the mixer commands of `events`; returns those of the events at or after `commandFrame` other than
+    /// cues and revocations (a command's own events, to send again if another command comes at the same frame).
+    @discardableResult
+    private func deliver(_ events: [SequencerEvent], commandFrame: Int64?) -> [MixerCommand] {
+        var own: [MixerCommand] = []
+        for event in events {
+            switch event {
+            case .revoked(let frame):
+                forgetCues(from: frame)
+                for index in aliases.indices where (aliases[index].stoppedAt ?? .min) >= frame { aliases[index].stoppedAt = nil }
+                for command in soundCommands(event) { output.send(command) }
+            case .cueDue(let firing, let frame):
+                let commands = soundCommands(event)
+                guard !commands.isEmpty else { continue }  // a sound that is not loaded stays silent
+                let write = output.writeFrame()
+                for command in commands { output.send(command) }
+                pendingCues.append(CueStartRecord(
+                    sceneIndex: firing.scene, sceneID: firing.sceneID, sound: firing.sound,
+                    sceneFrame: Int64(clamping: (firing.sceneTime * Rational(sampleRate)).ceiling),
+                    frame: frame, writeFrameAtSend: write))
+            default:
+                let commands = translate(soundCommands(event))
+                for command in commands { output.send(command) }
+                if let commandFrame, event.frame >= commandFrame { own += commands }
+            }
+        }
+        return own
+    }
+
+    /// Forgets the cue starts at or after `frame`, which a revocation keeps from sounding (the frame commands act on
+    /// is never rendered yet, even when the stand-in clock says it is heard).
+    private func forgetCues(from frame: Int64) {
+        pendingCues.removeAll { $0.frame >= frame }
+        startedCues.removeAll { $0.frame >= frame }
+    }
+
+    /// `commands` with a stop of each aliased bed's voices beside the stop of its tag.
+    private func translate(_ commands: [MixerCommand]) -> [MixerCommand] {
+        guard !aliases.isEmpty else { return commands }
+        var result: [MixerCommand] = []
+        for command in commands {
+            result.append(command)
+            guard case .stop(let tag, let frame, let fade) = command,
+                  let index = aliases.firstIndex(where: { $0.tag == tag && $0.stoppedAt == nil }) else { continue }
+            aliases[index].stoppedAt = frame
+            result.append(.stop(tag: aliases[index].voiceTag, frame: frame, fadeFrames: fade))
+        }
+        return result
     }
 
     // MARK: - Commands
 
-    /// The frame a command sent now takes effect at.
-    private var commandFrame: Int64 { output.writeFrame() + commandMargin }
+    /// The frame a command given now acts on: never before the last command's.
+    private var commandFrame: Int64 { max(output.writeFrame() + commandMargin, lastCommand.frame) }
 
-    /// Cancels everything scheduled at or after `frame` and returns the segment in effect there.
-    private func cut(at frame: Int64) -> (segment: Segment, sceneFrame: Int64, cutSceneChange: Bool) {
-        let minimal = pauseFadeFrames
-        let cutSceneChange = segments.contains { $0.startFrame >= frame && $0.startFrame > segments[0].startFrame }
-        for segment in segments where segment.startFrame >= frame && segment.startFrame > segments[0].startFrame {
-            stopAmbience(segment.ambience, at: frame, fadeFrames: minimal)
+    /// The sequencer a command at `frame` acts on. At the frame of the previous command, that command's result
+    /// before the look-ahead moved on: what the look-ahead sent is revoked and the command's own sound sent again.
+    private func sequencerForCommand(at frame: Int64) -> PlaylistSequencer {
+        guard frame == lastCommand.frame else { return sequencer }
+        if sequencer.cursor > frame {
+            forgetCues(from: frame)
+            for command in soundCommands(.revoked(fromFrame: frame)) { output.send(command) }
+            for command in lastCommand.commands { output.send(command) }
+            aliases = lastCommand.aliases
         }
-        var kept = segments.filter { $0.startFrame < frame }
-        if kept.isEmpty { kept = [segments[0]] }
-        segments = kept
-        for cue in pendingCues where cue.record.frame >= frame {
-            output.send(.stop(tag: cue.tag, frame: frame, fadeFrames: minimal))
-        }
-        pendingCues.removeAll { $0.record.frame >= frame }
-        horizon = frame
-        let segment = segments[segments.count - 1]
-        var sceneFrame = segment.sceneFrame
-        if segment.running { sceneFrame += max(0, frame - segment.startFrame) }
-        return (segment, min(sceneFrame, scenes[segment.scene].frames - 1), cutSceneChange)
+        return lastCommand.sequencer
     }
 
-    /// Goes to `scene` (0-based, clamped) from its start, fading the current scene's ambience out and the new one's in.
-    public func jump(to scene: Int) {
+    /// Runs `command` on the sequencer at the command frame and sends its sound.
+    private func perform(_ command: (inout PlaylistSequencer, Int64) -> [SequencerEvent]) {
         let frame = commandFrame
-        let (segment, _, _) = cut(at: frame)
-        stopAmbience(segment.ambience, at: frame, fadeFrames: nil)
-        let index = min(max(scene, 0), scenes.count - 1)
-        let running = segment.running || segment.ended
-        segments.append(Segment(startFrame: frame, scene: index, sceneFrame: 0, running: running, ended: false,
-                                ambience: running ? startAmbience(of: index, at: frame, fadeIn: nil) : []))
+        let sameFrame = frame == lastCommand.frame
+        var next = sequencerForCommand(at: frame)
+        let events = command(&next, frame)
+        var own = deliver(events, commandFrame: frame)
+        if sameFrame { own = lastCommand.commands + own }
+        commit(next, at: frame, commands: own, sceneIndexes: Array(document.scenes.indices))
         update()
     }
 
-    /// The next scene; after the last, the first (or the end, when the playlist does not wrap).
-    public func next() {
-        let scene = position(atHeard: Double(commandFrame)).sceneIndex
-        if scene == scenes.count - 1 && !wraps {
-            let frame = commandFrame
-            let (segment, _, _) = cut(at: frame)
-            stopAmbience(segment.ambience, at: frame, fadeFrames: nil)
-            segments.append(Segment(startFrame: frame, scene: scene, sceneFrame: scenes[scene].frames - 1,
-                                    running: false, ended: true, ambience: []))
-            update()
+    /// Makes `next` the newest sequencer, in effect from `frame`.
+    private func commit(_ next: PlaylistSequencer, at frame: Int64, commands: [MixerCommand], sceneIndexes: [Int]) {
+        sequencer = next
+        let stage = Stage(frame: frame, sequencer: next, sceneIndexes: sceneIndexes)
+        if stages[stages.count - 1].frame == frame {
+            stages[stages.count - 1] = stage
         } else {
-            jump(to: (scene + 1) % scenes.count)
+            stages.append(stage)
         }
+        lastCommand = LastCommand(frame: frame, sequencer: next, commands: commands, aliases: aliases)
     }
 
-    /// The previous scene from its start; on the first scene, its start again.
-    public func previous() {
-        jump(to: max(0, position(atHeard: Double(commandFrame)).sceneIndex - 1))
+    /// Goes to `scene` (0-based, clamped) from its start: its ambience fades in, the current one's fades out.
+    public func jump(to scene: Int) {
+        let index = min(max(scene, 0), document.scenes.count - 1)
+        perform { $0.jump(to: index, at: $1) }
     }
+
+    /// The next scene; after the last, the first (or the end, when the playlist does not wrap).
+    public func next() { perform { $0.next(at: $1) } }
+
+    /// The previous scene from its start; on the first scene, its start again.
+    public func previous() { perform { $0.previous(at: $1) } }
 
     /// The first scene from its start.
     public func restart() { jump(to: 0) }
 
-    /// Freezes the playlist and silences the sound with a short ramp.
-    public func pause() {
-        let frame = commandFrame
-        let (segment, sceneFrame, _) = cut(at: frame)
-        guard segment.running, !segment.ended else { return }
-        stopAmbience(segment.ambience, at: frame, fadeFrames: pauseFadeFrames)
-        // Cues still ringing out stop with the same ramp.
-        output.send(.stopAll(frame: frame, fadeFrames: pauseFadeFrames))
-        segments.append(Segment(startFrame: frame, scene: segment.scene, sceneFrame: sceneFrame, running: false,
-                                ended: false, ambience: []))
-        update()
-    }
+    /// Freezes the playlist; the sound holds with a short ramp.
+    public func pause() { perform { $0.pause(at: $1) } }
 
-    /// Continues from where `pause` froze, the ambience coming back with a short ramp.
-    public func resume() {
-        let frame = commandFrame
-        let (segment, sceneFrame, _) = cut(at: frame)
-        guard !segment.running, !segment.ended else { return }
-        segments.append(Segment(startFrame: frame, scene: segment.scene, sceneFrame: sceneFrame, running: true,
-                                ended: false, ambience: startAmbience(of: segment.scene, at: frame, fadeIn: pauseFadeFrames)))
-        update()
-    }
-
-    /// Whether the playlist is paused at the frame commands act on (what the user last asked for).
-    public var isPausedForCommands: Bool {
-        let segment = segments.last { $0.startFrame <= commandFrame } ?? segments[segments.count - 1]
-        return !segment.running && !segment.ended
-    }
+    /// Continues from where `pause` froze, in step with the sound.
+    public func resume() { perform { $0.resume(at: $1) } }
 
     public func togglePause() {
         if isPausedForCommands { resume() } else { pause() }
     }
 
-    /// Replaces the playlist (after a reload), staying in the scene with the same id at the same frame
-    /// where it still exists. An unchanged ambience keeps playing; a changed one crossfades.
-    public func replaceScenes(_ newScenes: [PlaybackScene]) {
-        precondition(!newScenes.isEmpty, "a playlist needs at least one scene")
+    // MARK: - Reload
+
+    /// Plays `newDocument` from now on (after a reload), in the scene with the same id at the same scene time
+    /// where it still exists (else the scene at the same index, within range), paused if it was.
+    ///
+    /// What the look-ahead announced past the command frame is revoked. The scene's ambience keeps playing when the
+    /// scene's beds are unchanged (even if the scene moved to another index); a changed one crossfades.
+    public func replaceDocument(_ newDocument: Document, soundCommands newCommands: @escaping SoundCommands) {
+        precondition(!newDocument.scenes.isEmpty, "a playlist needs at least one scene")
         let frame = commandFrame
-        let (segment, sceneFrame, cutSceneChange) = cut(at: frame)
-        let oldScene = scenes[segment.scene]
-        let index = newScenes.firstIndex { $0.id == oldScene.id } ?? min(segment.scene, newScenes.count - 1)
-        let keptFrame = min(sceneFrame, newScenes[index].frames - 1)
-        scenes = newScenes
-        var ambience = segment.ambience
-        // A scene change cut from the schedule had already asked these beds to stop: start them afresh.
-        if segment.running && (newScenes[index].ambience != oldScene.ambience || cutSceneChange) {
-            stopAmbience(segment.ambience, at: frame, fadeFrames: nil)
-            ambience = startAmbience(of: index, at: frame, fadeIn: nil)
+        let sameFrame = frame == lastCommand.frame
+        var old = sequencerForCommand(at: frame)
+        let showing = old.position(at: frame)
+        var events = old.stop(at: frame)
+        // The scene whose beds play at the frame (its disappearance is decided below, not sent as it is).
+        var leaving: Int?
+        if case .sceneDisappeared(let scene, _)? = events.last {
+            leaving = scene
+            events.removeLast()
         }
-        segments.append(Segment(startFrame: frame, scene: index, sceneFrame: segment.ended ? newScenes[index].frames - 1 : keptFrame,
-                                running: segment.running, ended: segment.ended, ambience: ambience))
+        deliver(events, commandFrame: frame)
+
+        let oldDocument = document
+        func newIndex(_ scene: Int) -> Int {
+            newDocument.scenes.firstIndex { $0.id == oldDocument.scenes[scene].id } ?? min(scene, newDocument.scenes.count - 1)
+        }
+        var next = PlaylistSequencer(document: newDocument, sampleRate: sampleRate, end: end)
+        var target: Int?
+        if let showing {
+            let scene = newIndex(showing.scene)
+            target = scene
+            _ = next.play(at: frame, scene: scene)
+            let time = min(showing.sceneTime, newDocument.scenes[scene].duration)
+            if time > .zero { _ = next.seek(to: time, at: frame) }
+            if showing.isPaused { _ = next.pause(at: frame) }
+        } else {
+            // The playlist had ended (`--once`): it stays ended.
+            _ = next.jump(to: newDocument.scenes.count - 1, at: frame)
+            _ = next.next(at: frame)
+        }
+
+        var own: [MixerCommand] = []
+        if let leaving, let target, oldDocument.scenes[leaving].id == newDocument.scenes[target].id,
+           oldDocument.scenes[leaving].ambience == newDocument.scenes[target].ambience {
+            // The same beds go on: their voices keep the tags the old playlist gave them.
+            let oldTags = stopTags(soundCommands(.sceneDisappeared(scene: leaving, frame: frame)))
+            let newTags = stopTags(newCommands(.sceneDisappeared(scene: target, frame: frame)))
+            aliases = zip(newTags, oldTags).compactMap { tag, oldTag in
+                let voiceTag = aliases.first { $0.tag == oldTag && $0.stoppedAt == nil }?.voiceTag ?? oldTag
+                return tag == voiceTag ? nil : BedAlias(tag: tag, voiceTag: voiceTag)
+            }
+            soundCommands = newCommands
+        } else {
+            // The old scene's beds fade out as its playlist says; the new scene's fade in as the new one says.
+            if let leaving { own += deliver([.sceneDisappeared(scene: leaving, frame: frame)], commandFrame: frame) }
+            aliases = []
+            soundCommands = newCommands
+            if let target { own += deliver([.sceneAppeared(scene: target, frame: frame)], commandFrame: frame) }
+        }
+        document = newDocument
+        if sameFrame { own = lastCommand.commands + own }
+        for index in stages.indices {
+            stages[index].sceneIndexes = stages[index].sceneIndexes.map(newIndex)
+        }
+        commit(next, at: frame, commands: own, sceneIndexes: Array(newDocument.scenes.indices))
         update()
+    }
+
+    private func stopTags(_ commands: [MixerCommand]) -> [UInt32] {
+        commands.compactMap { if case .stop(let tag, _, _) = $0 { tag } else { nil } }
     }
 }

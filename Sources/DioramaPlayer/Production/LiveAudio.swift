@@ -36,7 +36,7 @@ public enum LiveAudio {
         let live = LiveAudioOutput(mixer: mixer, device: volumeDevice, periodFrames: periodFrames)
         live.start()
         let output = LiveSoundOutput(live: live, volumeDevice: volumeDevice)
-        return (AudioSetup(output: output, soundIndex: { bank.index(of: $0) }, notes: notes, close: {
+        return (AudioSetup(output: output, bank: bank, notes: notes, close: {
             live.stop()
             // Free the device now (not when the last reference goes), so the next output can open it.
             opened?.close()
@@ -45,8 +45,7 @@ public enum LiveAudio {
 }
 
 extension PlayerDependencies {
-    /// The real modules: the document loader, the scene evaluator and cue schedule, the cairo renderer
-    /// and live ALSA sound.
+    /// The real modules: the document loader, the scene evaluator, the cairo renderer and live ALSA sound.
     /// `opened` receives the live output once it exists, so the caller can stop it and read its statistics.
     public static func production(audioDevice: String?, periodFrames: Int,
                                   opened: @escaping (LiveSoundOutput) -> Void) -> PlayerDependencies {
@@ -65,7 +64,6 @@ extension PlayerDependencies {
             },
             scenes: EvaluatedScenes(),
             renderer: lazyRenderer,
-            cueFrames: { document, scene, rate in PlaybackScene.scheduledCueFrames(of: document, scene: scene, sampleRate: rate) },
             audio: { playlist in
                 // The sounds decoded in the background belong to the first load only.
                 let (setup, output) = LiveAudio.open(playlist, bank: sounds?.wait(), device: audioDevice, periodFrames: periodFrames)
