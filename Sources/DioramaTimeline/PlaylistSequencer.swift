@@ -3,7 +3,8 @@ import DioramaDocument
 /// The playlist as a state machine driven by a sample clock it is given (Int64 frames at `sampleRate`):
 /// it never reads the wall clock, so tests, offline renders and the live player drive it the same way.
 ///
-/// Commands (`play`, `pause`, `resume`, `next`, `previous`, `jump`, `seek`, `stop`) take effect at a frame;
+/// Commands (`play`, `pause`, `resume`, `next`, `previous`, `jump`, `seek`, `stop`) take effect at a frame (never
+/// before the last command's);
 /// `advance(to:)` returns the events of the frames in `[cursor, frame)` in order. Every command first brings
 /// the events up to its frame (so nothing played through is lost) or, when a look-ahead already went past it,
 /// returns `.revoked(fromFrame:)` first. Cues in a part of a scene that is skipped (next, previous, jump, seek)
@@ -43,6 +44,16 @@ public struct PlaylistSequencer: Sendable {
     private var anchorFrame: Int64 = .min
     /// Events of frames before this one have been returned.
     public private(set) var cursor: Int64 = .min
+
+    /// The frame the last command took effect at (`Int64.min` before the first).
+    public var lastCommandFrame: Int64 { anchorFrame }
+
+    /// The events commands returned at frame `commandEventsFrame` (their own, not those they caught up on): a
+    /// revocation from that frame voids them too, so a later command there returns them again after it.
+    private var commandEvents: [SequencerEvent] = []
+    private var commandEventsFrame: Int64 = .min
+    /// How many events at the head of the current command's result `begin` returned again (with the revocation).
+    private var repeatedCount = 0
 
     private enum Anchor: Equatable {
         case idle
@@ -135,7 +146,7 @@ public struct PlaylistSequencer: Sendable {
             guard durations.indices.contains(scene) else { return [] }
             var events = begin(at: frame)
             events += enter(scene, at: frame, paused: false)
-            return events
+            return finish(events, at: frame)
         case .paused:
             return resume(at: frame)
         case .playing:
@@ -151,7 +162,7 @@ public struct PlaylistSequencer: Sendable {
         let position = min(max((Rational(Int128(frame)) - origin) / rate, .zero), durations[scene])
         set(.paused(scene: scene, position: position, entry: entry), at: frame)
         events.append(.paused(frame: frame))
-        return events
+        return finish(events, at: frame)
     }
 
     /// Continues from where `pause` stopped, at `frame`.
@@ -161,7 +172,7 @@ public struct PlaylistSequencer: Sendable {
         var events = begin(at: frame)
         set(.playing(scene: scene, origin: Rational(Int128(frame)) - position * rate, entry: entry), at: frame)
         events.append(.resumed(scene: scene, frame: frame))
-        return events
+        return finish(events, at: frame)
     }
 
     /// The next scene from its start; after the last one, the first (`.wrap`) or finished (`.stop`).
@@ -178,7 +189,7 @@ public struct PlaylistSequencer: Sendable {
             set(.finished, at: frame)
             events.append(.finished(frame: frame))
         }
-        return events
+        return finish(events, at: frame)
     }
 
     /// The previous scene from its start; the first scene restarts itself. From finished, the last scene.
@@ -188,13 +199,13 @@ public struct PlaylistSequencer: Sendable {
             guard sceneCount > 0 else { return [] }
             var events = begin(at: frame)
             events += enter(sceneCount - 1, at: frame, paused: false)
-            return events
+            return finish(events, at: frame)
         }
         guard let (scene, paused) = current(before: frame) else { return [] }
         var events = begin(at: frame)
         events.append(.sceneDisappeared(scene: scene, frame: frame))
         events += enter(max(scene - 1, 0), at: frame, paused: paused)
-        return events
+        return finish(events, at: frame)
     }
 
     /// Scene `scene` from its start (the current one restarts); from idle or finished it starts playing.
@@ -205,7 +216,7 @@ public struct PlaylistSequencer: Sendable {
         var events = begin(at: frame)
         if let (showing, _) = current { events.append(.sceneDisappeared(scene: showing, frame: frame)) }
         events += enter(scene, at: frame, paused: current?.paused ?? false)
-        return events
+        return finish(events, at: frame)
     }
 
     /// Moves within the current scene to `sceneTime` seconds (clamped to 0 ... its duration); cues before it are
@@ -220,7 +231,7 @@ public struct PlaylistSequencer: Sendable {
         } else {
             set(.playing(scene: scene, origin: Rational(Int128(frame)) - time * rate, entry: time), at: frame)
         }
-        return events
+        return finish(events, at: frame)
     }
 
     /// Stops at `frame`: the scene disappears and the sequencer is idle.
@@ -231,16 +242,32 @@ public struct PlaylistSequencer: Sendable {
         var events = begin(at: frame)
         if let (scene, _) = current { events.append(.sceneDisappeared(scene: scene, frame: frame)) }
         set(.idle, at: frame)
-        return events
+        return finish(events, at: frame)
     }
 
     // MARK: - Internals
 
+
     /// Brings the events up to `frame` (or revokes those a look-ahead returned past it) before a command there.
     private mutating func begin(at frame: Int64) -> [SequencerEvent] {
+        repeatedCount = 0
         if frame >= cursor { return advance(to: frame) }
         cursor = frame
-        return [.revoked(fromFrame: frame)]
+        // Commands earlier at this very frame lose their events to the revocation too: say them again.
+        let again = frame == commandEventsFrame ? commandEvents : []
+        repeatedCount = 1 + again.count
+        return [.revoked(fromFrame: frame)] + again
+    }
+
+    /// Notes the command's own events at `frame` (for a later command there to repeat) and returns `events`.
+    private mutating func finish(_ events: [SequencerEvent], at frame: Int64) -> [SequencerEvent] {
+        if commandEventsFrame != frame {
+            commandEvents = []
+            commandEventsFrame = frame
+        }
+        commandEvents += events.dropFirst(repeatedCount).filter { $0.frame == frame }
+        repeatedCount = 0
+        return events
     }
 
     private mutating func enter(_ scene: Int, at frame: Int64, paused: Bool) -> [SequencerEvent] {

@@ -328,6 +328,21 @@ import Testing
         #expect(model.bedPlays(tag: Self.oceanBed, at: 191_999) && !model.bedPlays(tag: Self.oceanBed, at: 192_000))
     }
 
+    @Test func aCommandInTheFrameOfAReloadDoesNotUndoTheReloadsCrossfade() {
+        let (playback, output) = make()
+        play(playback, output, to: 48_000)
+        // The ocean moves to index 1 and its bed changes: the reload fades the old bed (tag of index 0) out.
+        var moved = PlayerFixtures.story()
+        moved.scenes = [moved.scenes[1], moved.scenes[0], moved.scenes[2]]
+        moved.scenes[1].ambience[0].gain = 0.9
+        playback.replaceDocument(moved, soundCommands: PlayerSounds.commands(moved))
+        playback.update()  // the look-ahead passes the reload's frame before the key press is handled
+        playback.next()
+        play(playback, output, to: 48_000 * 3)
+        #expect(playback.current.sceneIndex == 2)
+        #expect(!MixerModel(output.commands).bedPlays(tag: Self.oceanBed, at: 48_000 * 3), "the old bed's fade stands")
+    }
+
     @Test func aChangedAmbienceCrossfadesAtTheReload() {
         let (playback, output) = make()
         play(playback, output, to: 48_000)

@@ -196,6 +196,25 @@ private func describe(_ events: [SequencerEvent]) -> [String] {
         #expect(describe(s.pause(at: 2500)) == ["revoked@2500", "pause@2500"])
     }
 
+    @Test func aCommandAtTheFrameOfTheLastOneAfterALookAheadRepeatsTheLastOnesEvents() {
+        var s = sequencer()
+        _ = s.play(at: 0)
+        _ = s.advance(to: 3000)
+        #expect(describe(s.next(at: 1000)) == ["revoked@1000", "-a@1000", "+b@1000"])
+        _ = s.advance(to: 3000)
+        // The revocation from 1000 voids "-a@1000" and "+b@1000" too (scene a's beds would never stop): they come
+        // again before the command's own events, so a consumer that honours revocations keeps them.
+        #expect(describe(s.next(at: 1000)) == ["revoked@1000", "-a@1000", "+b@1000", "-b@1000", "+c@1000"])
+        _ = s.advance(to: 3000)
+        #expect(describe(s.pause(at: 1000)) == ["revoked@1000", "-a@1000", "+b@1000", "-b@1000", "+c@1000", "pause@1000"])
+        // Without a look-ahead past the frame there is nothing to void, so nothing is repeated.
+        #expect(describe(s.resume(at: 1000)) == ["resume 2@1000"])
+        #expect(s.lastCommandFrame == 1000 && s.position(at: 1500)?.scene == 2)
+        // At a later frame the earlier command's events stand.
+        _ = s.advance(to: 3000)
+        #expect(describe(s.next(at: 1200)) == ["revoked@1200", "-c@1200", "+a@1200"])
+    }
+
     @Test func commandsCatchUpOnEventsTheyPlayedThrough() {
         var s = sequencer()
         _ = s.play(at: 0)

@@ -86,18 +86,6 @@ public final class PlaylistPlayback {
     /// In frame order; the first is in effect at the frame being heard, the last is the newest command's.
     private var stages: [Stage]
 
-    /// The newest command: its frame, the sequencer right after it (cursor at the frame), the commands its own
-    /// events sent (translated), and the bed aliases after them. A second command at the same frame starts from
-    /// here, so it acts on the first one's result instead of revoking it.
-    private struct LastCommand {
-        var frame: Int64
-        var sequencer: PlaylistSequencer
-        var commands: [MixerCommand]
-        var aliases: [BedAlias]
-    }
-
-    private var lastCommand: LastCommand
-
     /// A bed that kept playing through a reload that moved its scene to another index: its voices carry the old
     /// scene's tag, so a stop of the new tag must stop them too.
     private struct BedAlias {
@@ -138,8 +126,7 @@ public final class PlaylistPlayback {
         if paused { events += sequencer.pause(at: frame) }
         self.sequencer = sequencer
         stages = [Stage(frame: frame, sequencer: sequencer, sceneIndexes: Array(document.scenes.indices))]
-        lastCommand = LastCommand(frame: frame, sequencer: sequencer, commands: [], aliases: [])
-        lastCommand.commands = deliver(events, commandFrame: frame)
+        deliver(events)
         update()
     }
 
@@ -200,7 +187,7 @@ public final class PlaylistPlayback {
     /// Sends the cues and scene changes up to `lookahead` frames past the write frame, and forgets what has been
     /// heard. Call once per window frame.
     public func update() {
-        deliver(sequencer.advance(to: output.writeFrame() + lookahead), commandFrame: nil)
+        deliver(sequencer.advance(to: output.writeFrame() + lookahead))
         let heard = output.heardFrame()
         while stages.count > 1, Double(stages[1].frame) <= heard { stages.removeFirst() }
         let due = pendingCues.prefix { Double($0.frame) <= heard }
@@ -212,11 +199,8 @@ public final class PlaylistPlayback {
         aliases.removeAll { alias in alias.stoppedAt.map { Double($0) <= heard } ?? false }
     }
 
-    /// Sends the mixer commands of `events`; returns those of the events at or after `commandFrame` other than
-    /// cues and revocations (a command's own events, to send again if another command comes at the same frame).
-    @discardableResult
-    private func deliver(_ events: [SequencerEvent], commandFrame: Int64?) -> [MixerCommand] {
-        var own: [MixerCommand] = []
+    /// Sends the mixer commands of `events` and notes the cue starts for the log.
+    private func deliver(_ events: [SequencerEvent]) {
         for event in events {
             switch event {
             case .revoked(let frame):
@@ -233,12 +217,9 @@ public final class PlaylistPlayback {
                     sceneFrame: Int64(clamping: (firing.sceneTime * Rational(sampleRate)).ceiling),
                     frame: frame, writeFrameAtSend: write))
             default:
-                let commands = translate(soundCommands(event))
-                for command in commands { output.send(command) }
-                if let commandFrame, event.frame >= commandFrame { own += commands }
+                for command in translate(soundCommands(event)) { output.send(command) }
             }
         }
-        return own
     }
 
     /// Forgets the cue starts at or after `frame`, which a revocation keeps from sounding (the frame commands act on
@@ -264,44 +245,29 @@ public final class PlaylistPlayback {
 
     // MARK: - Commands
 
-    /// The frame a command given now acts on: never before the last command's.
-    private var commandFrame: Int64 { max(output.writeFrame() + commandMargin, lastCommand.frame) }
+    /// The frame a command given now acts on (the sequencer keeps commands in order).
+    private var commandFrame: Int64 { output.writeFrame() + commandMargin }
 
-    /// The sequencer a command at `frame` acts on. At the frame of the previous command, that command's result
-    /// before the look-ahead moved on: what the look-ahead sent is revoked and the command's own sound sent again.
-    private func sequencerForCommand(at frame: Int64) -> PlaylistSequencer {
-        guard frame == lastCommand.frame else { return sequencer }
-        if sequencer.cursor > frame {
-            forgetCues(from: frame)
-            for command in soundCommands(.revoked(fromFrame: frame)) { output.send(command) }
-            for command in lastCommand.commands { output.send(command) }
-            aliases = lastCommand.aliases
-        }
-        return lastCommand.sequencer
-    }
+    /// The frame of the last reload. A command there would come after a look-ahead that the reload's fresh
+    /// sequencer cannot revoke without voiding the reload's own bed changes, so commands act a frame after it.
+    private var reloadFrame: Int64 = .min
 
     /// Runs `command` on the sequencer at the command frame and sends its sound.
     private func perform(_ command: (inout PlaylistSequencer, Int64) -> [SequencerEvent]) {
-        let frame = commandFrame
-        let sameFrame = frame == lastCommand.frame
-        var next = sequencerForCommand(at: frame)
-        let events = command(&next, frame)
-        var own = deliver(events, commandFrame: frame)
-        if sameFrame { own = lastCommand.commands + own }
-        commit(next, at: frame, commands: own, sceneIndexes: Array(document.scenes.indices))
+        deliver(command(&sequencer, max(commandFrame, reloadFrame + 1)))
+        commit(sequencer, sceneIndexes: Array(document.scenes.indices))
         update()
     }
 
-    /// Makes `next` the newest sequencer, in effect from `frame`.
-    private func commit(_ next: PlaylistSequencer, at frame: Int64, commands: [MixerCommand], sceneIndexes: [Int]) {
+    /// Makes `next` the newest sequencer, in effect from the frame its last command acted at.
+    private func commit(_ next: PlaylistSequencer, sceneIndexes: [Int]) {
         sequencer = next
-        let stage = Stage(frame: frame, sequencer: next, sceneIndexes: sceneIndexes)
-        if stages[stages.count - 1].frame == frame {
+        let stage = Stage(frame: next.lastCommandFrame, sequencer: next, sceneIndexes: sceneIndexes)
+        if stages[stages.count - 1].frame >= stage.frame {
             stages[stages.count - 1] = stage
         } else {
             stages.append(stage)
         }
-        lastCommand = LastCommand(frame: frame, sequencer: next, commands: commands, aliases: aliases)
     }
 
     /// Goes to `scene` (0-based, clamped) from its start: its ambience fades in, the current one's fades out.
@@ -338,18 +304,17 @@ public final class PlaylistPlayback {
     /// scene's beds are unchanged (even if the scene moved to another index); a changed one crossfades.
     public func replaceDocument(_ newDocument: Document, soundCommands newCommands: @escaping SoundCommands) {
         precondition(!newDocument.scenes.isEmpty, "a playlist needs at least one scene")
-        let frame = commandFrame
-        let sameFrame = frame == lastCommand.frame
-        var old = sequencerForCommand(at: frame)
-        let showing = old.position(at: frame)
-        var events = old.stop(at: frame)
+        var old = sequencer
+        var events = old.stop(at: max(commandFrame, reloadFrame + 1))
+        let frame = old.lastCommandFrame
+        let showing = sequencer.position(at: frame)
         // The scene whose beds play at the frame (its disappearance is decided below, not sent as it is).
         var leaving: Int?
         if case .sceneDisappeared(let scene, _)? = events.last {
             leaving = scene
             events.removeLast()
         }
-        deliver(events, commandFrame: frame)
+        deliver(events)
 
         let oldDocument = document
         func newIndex(_ scene: Int) -> Int {
@@ -370,7 +335,6 @@ public final class PlaylistPlayback {
             _ = next.next(at: frame)
         }
 
-        var own: [MixerCommand] = []
         if let leaving, let target, oldDocument.scenes[leaving].id == newDocument.scenes[target].id,
            oldDocument.scenes[leaving].ambience == newDocument.scenes[target].ambience {
             // The same beds go on: their voices keep the tags the old playlist gave them.
@@ -383,17 +347,17 @@ public final class PlaylistPlayback {
             soundCommands = newCommands
         } else {
             // The old scene's beds fade out as its playlist says; the new scene's fade in as the new one says.
-            if let leaving { own += deliver([.sceneDisappeared(scene: leaving, frame: frame)], commandFrame: frame) }
+            if let leaving { deliver([.sceneDisappeared(scene: leaving, frame: frame)]) }
             aliases = []
             soundCommands = newCommands
-            if let target { own += deliver([.sceneAppeared(scene: target, frame: frame)], commandFrame: frame) }
+            if let target { deliver([.sceneAppeared(scene: target, frame: frame)]) }
         }
         document = newDocument
-        if sameFrame { own = lastCommand.commands + own }
+        reloadFrame = frame
         for index in stages.indices {
             stages[index].sceneIndexes = stages[index].sceneIndexes.map(newIndex)
         }
-        commit(next, at: frame, commands: own, sceneIndexes: Array(newDocument.scenes.indices))
+        commit(next, sceneIndexes: Array(newDocument.scenes.indices))
         update()
     }
 
