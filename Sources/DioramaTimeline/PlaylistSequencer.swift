@@ -57,11 +57,11 @@ public struct PlaylistSequencer: Sendable {
 
     private enum Anchor: Equatable {
         case idle
-        /// `origin`: the exact (possibly fractional) frame of the scene's time 0. `entry`: scene seconds where
-        /// playback entered it (cues before it were skipped).
-        case playing(scene: Int, origin: Rational, entry: Rational)
+        /// `origin`: the exact (possibly fractional) frame of the scene's time 0. Which cues fire is decided by
+        /// frames alone: those whose sample is at or after the frame the scene (re)started from.
+        case playing(scene: Int, origin: Rational)
         /// `position`: scene seconds where it stopped.
-        case paused(scene: Int, position: Rational, entry: Rational)
+        case paused(scene: Int, position: Rational)
         case finished
     }
 
@@ -101,10 +101,10 @@ public struct PlaylistSequencer: Sendable {
     /// The scene showing at `frame` and its scene time; nil when idle or finished.
     public func position(at frame: Int64) -> PlaybackPosition? {
         switch locate(frame) {
-        case .playing(let scene, let origin, _):
+        case .playing(let scene, let origin):
             let time = (Rational(Int128(frame)) - origin) / rate
             return PlaybackPosition(scene: scene, sceneTime: min(max(time, .zero), durations[scene]), isPaused: false)
-        case .paused(let scene, let position, _):
+        case .paused(let scene, let position):
             return PlaybackPosition(scene: scene, sceneTime: position, isPaused: true)
         case .idle, .finished:
             return nil
@@ -157,10 +157,10 @@ public struct PlaylistSequencer: Sendable {
     /// Freezes scene time at `frame`; later cues move later by the length of the pause.
     public mutating func pause(at frame: Int64) -> [SequencerEvent] {
         let frame = max(frame, anchorFrame)
-        guard case .playing(let scene, let origin, let entry) = state(before: frame) else { return [] }
+        guard case .playing(let scene, let origin) = state(before: frame) else { return [] }
         var events = begin(at: frame)
         let position = min(max((Rational(Int128(frame)) - origin) / rate, .zero), durations[scene])
-        set(.paused(scene: scene, position: position, entry: entry), at: frame)
+        set(.paused(scene: scene, position: position), at: frame)
         events.append(.paused(frame: frame))
         return finish(events, at: frame)
     }
@@ -168,9 +168,9 @@ public struct PlaylistSequencer: Sendable {
     /// Continues from where `pause` stopped, at `frame`.
     public mutating func resume(at frame: Int64) -> [SequencerEvent] {
         let frame = max(frame, anchorFrame)
-        guard case .paused(let scene, let position, let entry) = state(before: frame) else { return [] }
+        guard case .paused(let scene, let position) = state(before: frame) else { return [] }
         var events = begin(at: frame)
-        set(.playing(scene: scene, origin: Rational(Int128(frame)) - position * rate, entry: entry), at: frame)
+        set(.playing(scene: scene, origin: Rational(Int128(frame)) - position * rate), at: frame)
         events.append(.resumed(scene: scene, frame: frame))
         return finish(events, at: frame)
     }
@@ -219,17 +219,19 @@ public struct PlaylistSequencer: Sendable {
         return finish(events, at: frame)
     }
 
-    /// Moves within the current scene to `sceneTime` seconds (clamped to 0 ... its duration); cues before it are
-    /// skipped, cues at or after it fire as if the scene had been playing from there. Paused stays paused.
+    /// Moves within the current scene to `sceneTime` seconds (clamped to 0 ... its duration) at `frame`: cues whose
+    /// sample falls before `frame` are skipped, the others fire as if the scene had been playing from there (a cue
+    /// less than one sample before `sceneTime` lands on `frame` itself, as uninterrupted play would put it). Seeking
+    /// to the time a scene is at continues it without a gap or a repeat. Paused stays paused.
     public mutating func seek(to sceneTime: Rational, at frame: Int64) -> [SequencerEvent] {
         let frame = max(frame, anchorFrame)
         guard let (scene, paused) = current(before: frame) else { return [] }
         let time = min(max(sceneTime, .zero), durations[scene])
         let events = begin(at: frame)
         if paused {
-            set(.paused(scene: scene, position: time, entry: time), at: frame)
+            set(.paused(scene: scene, position: time), at: frame)
         } else {
-            set(.playing(scene: scene, origin: Rational(Int128(frame)) - time * rate, entry: time), at: frame)
+            set(.playing(scene: scene, origin: Rational(Int128(frame)) - time * rate), at: frame)
         }
         return finish(events, at: frame)
     }
@@ -271,8 +273,8 @@ public struct PlaylistSequencer: Sendable {
     }
 
     private mutating func enter(_ scene: Int, at frame: Int64, paused: Bool) -> [SequencerEvent] {
-        set(paused ? .paused(scene: scene, position: .zero, entry: .zero)
-                   : .playing(scene: scene, origin: Rational(Int128(frame)), entry: .zero), at: frame)
+        set(paused ? .paused(scene: scene, position: .zero)
+                   : .playing(scene: scene, origin: Rational(Int128(frame))), at: frame)
         return [.sceneAppeared(scene: scene, frame: frame)]
     }
 
@@ -290,8 +292,8 @@ public struct PlaylistSequencer: Sendable {
 
     private func current(before frame: Int64) -> (scene: Int, paused: Bool)? {
         switch state(before: frame) {
-        case .playing(let scene, _, _): (scene, false)
-        case .paused(let scene, _, _): (scene, true)
+        case .playing(let scene, _): (scene, false)
+        case .paused(let scene, _): (scene, true)
         case .idle, .finished: nil
         }
     }
@@ -299,14 +301,14 @@ public struct PlaylistSequencer: Sendable {
     /// The state at `frame` (at or after the last command), following automatic scene changes from the anchor:
     /// frame f belongs to a scene while f < origin + length; whole playlist cycles are skipped in one step.
     private func locate(_ frame: Int64) -> Anchor {
-        guard frame > anchorFrame, case .playing(let anchorScene, let anchorOrigin, _) = anchor else { return anchor }
+        guard frame > anchorFrame, case .playing(let anchorScene, let anchorOrigin) = anchor else { return anchor }
         let f = Rational(Int128(frame))
         var origin = anchorOrigin + sceneFrames[anchorScene]
         if f < origin { return anchor }
         var scene = anchorScene + 1
         while scene < sceneCount {
             let sceneEnd = origin + sceneFrames[scene]
-            if f < sceneEnd { return .playing(scene: scene, origin: origin, entry: .zero) }
+            if f < sceneEnd { return .playing(scene: scene, origin: origin) }
             origin = sceneEnd
             scene += 1
         }
@@ -315,7 +317,7 @@ public struct PlaylistSequencer: Sendable {
         origin += Rational(cycles) * cycleFrames
         for scene in 0..<sceneCount {
             let sceneEnd = origin + sceneFrames[scene]
-            if f < sceneEnd { return .playing(scene: scene, origin: origin, entry: .zero) }
+            if f < sceneEnd { return .playing(scene: scene, origin: origin) }
             origin = sceneEnd
         }
         return .finished  // unreachable: f lies within the cycle that starts at `origin`
@@ -327,15 +329,15 @@ public struct PlaylistSequencer: Sendable {
     }
 
     private func events(from start: Int64, to stop: Int64) -> [SequencerEvent] {
-        guard case .playing(var scene, var origin, var entry) = state(before: start) else { return [] }
+        guard case .playing(var scene, var origin) = state(before: start) else { return [] }
         var events: [SequencerEvent] = []
         while true {
             let cues = firings[scene]
-            // The first cue at or after both the entry time and the start frame (cue frames grow with scene time).
+            // The first cue at or after the start frame (cue frames grow with scene time).
             var low = 0, high = cues.count
             while low < high {
                 let middle = (low + high) / 2
-                if cues[middle].sceneTime < entry || frame(of: cues[middle].sceneTime, origin: origin) < start {
+                if frame(of: cues[middle].sceneTime, origin: origin) < start {
                     low = middle + 1
                 } else {
                     high = middle
@@ -360,7 +362,6 @@ public struct PlaylistSequencer: Sendable {
             }
             events.append(.sceneAppeared(scene: scene, frame: endFrame))
             origin = sceneEnd
-            entry = .zero
         }
         return events
     }

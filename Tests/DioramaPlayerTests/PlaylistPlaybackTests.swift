@@ -343,6 +343,17 @@ import Testing
         #expect(!MixerModel(output.commands).bedPlays(tag: Self.oceanBed, at: 48_000 * 3), "the old bed's fade stands")
     }
 
+    @Test func aReloadOnTheSampleOfACueBetweenSamplesStillStartsIt() {
+        let document = PlayerFixtures.unevenStory()
+        let (playback, output) = make(document, latency: 1024)
+        // Scene b starts at 1024 + 48 000.48; its cue at 0.1 s is due at 1024 + 52 800.48, so on sample 53 825.
+        let cueFrame: Int64 = 53_825
+        play(playback, output, to: Double(cueFrame - 1024))  // the reload acts at the write frame, the cue's sample
+        playback.replaceDocument(document, soundCommands: PlayerSounds.commands(document))
+        play(playback, output, to: Double(cueFrame + 100))
+        #expect(MixerModel(output.commands).cueStarts.map(\.frame).contains(cueFrame))
+    }
+
     @Test func aChangedAmbienceCrossfadesAtTheReload() {
         let (playback, output) = make()
         play(playback, output, to: 48_000)

@@ -150,6 +150,16 @@ private func describe(_ events: [SequencerEvent]) -> [String] {
         #expect(describe(t.advance(to: 1300)) == ["c2.5@700", "-c@1200", "+a@1200", "a0@1200"])
     }
 
+    @Test func seekingToTheTimeTheSceneIsAtContinuesItWithoutLosingACueBetweenSamples() {
+        // At 1000 frames per second a cue at 0.0005 s is due between frames 0 and 1, so on frame 1.
+        var s = PlaylistSequencer(document: F.document([F.cueScene(id: "a", duration: "1", cueTimes: ["0.0005", "0.5"])]),
+                                  sampleRate: 1000)
+        _ = s.play(at: 0)
+        _ = s.advance(to: 1)
+        let here = s.position(at: 1)!.sceneTime  // 0.001 s: past the cue's time, not past its frame
+        #expect(describe(s.seek(to: here, at: 1) + s.advance(to: 600)) == ["a0.0005@1", "a0.5@500"])
+    }
+
     @Test func seekIsClampedToTheScene() {
         var s = sequencer()
         _ = s.play(at: 0)
