@@ -16,6 +16,14 @@ public protocol PCMDevice: AnyObject {
     func recover(fromError error: Int32) -> Int32
     /// Frames written but not yet heard, or a negative errno.
     func delay() -> Int
+    /// Releases the device: plays what is queued first when `draining`, else drops it (a lost
+    /// device may never play it). Called off the audio thread, once the device is no longer written.
+    func close(draining: Bool)
+}
+
+extension PCMDevice {
+    /// Stand-ins that hold nothing have nothing to release.
+    public func close(draining: Bool) {}
 }
 
 /// A failure to open or set up an ALSA device: its name, ALSA's code and reason.
@@ -140,9 +148,13 @@ public final class AlsaPCM: PCMDevice, @unchecked Sendable {
     }
 
     /// Plays what is queued, then closes the device.
-    public func close() {
+    public func close() { close(draining: true) }
+
+    /// Closes the device, after playing what is queued when `draining` (dropping it otherwise: a
+    /// device that is gone or stuck could keep a drain waiting).
+    public func close(draining: Bool) {
         guard let pcm else { return }
-        snd_pcm_drain(pcm)
+        if draining { snd_pcm_drain(pcm) } else { snd_pcm_drop(pcm) }
         snd_pcm_close(pcm)
         self.pcm = nil
         if let configuration { snd_config_delete(configuration) }

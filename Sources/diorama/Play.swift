@@ -101,6 +101,8 @@ struct Play: ParsableCommand {
         var liveOutput: LiveSoundOutput?
         let dependencies = PlayerDependencies.production(audioDevice: noAudio ? nil : audioDevice, periodFrames: audioPeriod) {
             liveOutput = $0
+            // Lines about the device (lost, back) while playing, as they happen.
+            $0.report = { printError($0) }
         }
         if let lang {
             // Check --lang against the file before opening anything.
@@ -132,9 +134,9 @@ struct Play: ParsableCommand {
             throw ExitCode(1)
         }
         liveOutput?.live.stop()
-        if let statistics = liveOutput?.live.statistics, statistics.underruns + statistics.suspends + statistics.interruptions > 0 || statistics.deviceLost {
+        if let statistics = liveOutput?.live.statistics, statistics.underruns + statistics.suspends + statistics.interruptions + statistics.losses > 0 {
             printError("audio: \(statistics.underruns) underruns, \(statistics.suspends) suspends, \(statistics.interruptions) interruptions recovered"
-                       + (statistics.deviceLost ? "; the device was lost (errno \(statistics.lossError)) and playback went on silent" : ""))
+                       + (statistics.losses > 0 ? "; the device was lost \(statistics.losses) time(s) (last errno \(statistics.lossError)) and came back \(statistics.reopenings) time(s)" : ""))
         }
         _ = end
     }

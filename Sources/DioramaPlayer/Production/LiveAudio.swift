@@ -22,11 +22,9 @@ public enum LiveAudio {
         var notes = bank.errors.map { "warning: \($0); it will be silent" }
         let mixer = Mixer(sounds: bank.sounds, configuration: MixerConfiguration(sampleRate: sampleRate))
         var volumeDevice: VolumePCM?
-        var opened: AlsaPCM?
         if let device {
             do {
                 let pcm = try AlsaPCM(device: device, sampleRate: sampleRate, periodFrames: periodFrames, periods: 3)
-                opened = pcm
                 volumeDevice = VolumePCM(wrapping: PacedPCM(wrapping: pcm))
                 notes.append(pcm.grantedSummary)
             } catch {
@@ -35,11 +33,15 @@ public enum LiveAudio {
         }
         let live = LiveAudioOutput(mixer: mixer, device: volumeDevice, periodFrames: periodFrames)
         live.start()
-        let output = LiveSoundOutput(live: live, volumeDevice: volumeDevice)
+        // After a loss the same name is opened again, with the same chain below the volume.
+        let reopen: (() throws -> any PCMDevice)? = device.map { name in
+            { PacedPCM(wrapping: try AlsaPCM(device: name, sampleRate: sampleRate, periodFrames: periodFrames, periods: 3)) }
+        }
+        let output = LiveSoundOutput(live: live, volumeDevice: volumeDevice, deviceName: device ?? "none", reopen: reopen)
         return (AudioSetup(output: output, bank: bank, notes: notes, close: {
             live.stop()
             // Free the device now (not when the last reference goes), so the next output can open it.
-            opened?.close()
+            live.closeDevices()
         }), output)
     }
 }

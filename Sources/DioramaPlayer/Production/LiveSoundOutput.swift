@@ -1,19 +1,48 @@
 import DioramaAudio
 import DioramaMixer
+import Foundation
 
 /// The player's sound output on the audio module's live output: the mixer for commands, the live
 /// output's audio clock (smoothed between periods) as the master clock, and a volume on the device.
+///
+/// When the device is lost (unplugged), playback goes on silent on the monotonic clock and the
+/// player's thread tries every `retryInterval` seconds to open the device again; the one that
+/// opens takes over at the next period boundary, and the clock goes on without stepping back.
+/// The terminal gets one line when the device is lost and one when it is back, none per attempt.
 public final class LiveSoundOutput: SoundOutput {
     public let live: LiveAudioOutput
-    private let volumeDevice: VolumePCM?
+    /// The device's name, for the lines on the terminal.
+    public let deviceName: String
+    /// Seconds between attempts to open a lost device again.
+    public let retryInterval: Double
+    /// Where the lines about the device go while playing (the terminal, in `play`); none by default.
+    public var report: (String) -> Void = { _ in }
+    /// Attempts to open a lost device again, for tests and the exit summary.
+    public private(set) var reopenAttempts = 0
+
+    /// The device `live` writes to (or is offered), for the volume.
+    private var volumeDevice: VolumePCM?
+    private let reopen: (() throws -> any PCMDevice)?
     private var smoother: AudioClockSmoother
     private let now: () -> Double
     private var storedVolume: Float = 1
+    /// Monotonic seconds of the next attempt to open the lost device; nil while none is lost (or
+    /// the loss has not been told yet).
+    private var nextAttempt: Double?
+    private var mismatchTold = false
 
-    /// `volumeDevice` is the device `live` writes to, when there is one (nil on the monotonic clock).
-    public init(live: LiveAudioOutput, volumeDevice: VolumePCM?, now: @escaping () -> Double = monotonicSeconds) {
+    /// - Parameters:
+    ///   - volumeDevice: the device `live` writes to, when there is one (nil on the monotonic clock).
+    ///   - reopen: opens the device again after a loss (everything below the volume); nil never tries.
+    ///   - now: monotonic seconds (injectable for tests).
+    public init(live: LiveAudioOutput, volumeDevice: VolumePCM?, deviceName: String = "default",
+                reopen: (() throws -> any PCMDevice)? = nil, retryInterval: Double = 2,
+                now: @escaping () -> Double = monotonicSeconds) {
         self.live = live
         self.volumeDevice = volumeDevice
+        self.deviceName = deviceName
+        self.reopen = reopen
+        self.retryInterval = retryInterval
         self.now = now
         // Readings come once per period, sometimes a little late: allow two periods of extrapolation.
         smoother = AudioClockSmoother(sampleRate: live.sampleRate, maximumLead: Double(2 * live.periodFrames))
@@ -21,8 +50,11 @@ public final class LiveSoundOutput: SoundOutput {
 
     public var sampleRate: Int { live.sampleRate }
 
+    /// The player reads the clock at the start of every frame, on its own thread: the device is
+    /// looked after there first (`maintainDevice`), so the reading is the one after any change.
     public func heardFrame() -> Double {
-        smoother.frame(raw: live.audioClock, at: now())
+        maintainDevice()
+        return smoother.frame(raw: live.audioClock, at: now())
     }
 
     public func writeFrame() -> Int64 { live.mixer.framesRendered }
@@ -40,4 +72,48 @@ public final class LiveSoundOutput: SoundOutput {
     public var isLive: Bool { volumeDevice != nil && !live.statistics.deviceLost }
 
     public var commandMargin: Int64 { Int64(live.periodFrames) }
+
+    /// Looks after a lost device, on the player's thread (never the audio thread): closes the one the
+    /// audio thread gave up, tells the loss once, tries to open the device again every
+    /// `retryInterval` seconds and tells once when it plays again. Cheap when nothing is lost.
+    public func maintainDevice() {
+        // Closing may block and frees memory: done here, not on the audio thread.
+        live.takeLostDevice()?.close(draining: false)
+        let statistics = live.statistics
+        let time = now()
+        guard statistics.deviceLost else {
+            if nextAttempt != nil, !live.hasOfferedDevice {
+                nextAttempt = nil
+                mismatchTold = false
+                report("audio device \(deviceName) is back")
+            }
+            return
+        }
+        guard let due = nextAttempt else {
+            nextAttempt = time + retryInterval
+            let reason = String(cString: strerror(statistics.lossError))
+            report("warning: audio device \(deviceName) was lost (\(reason)); playing on silently"
+                   + (reopen == nil ? "" : ", trying to open it again every \(Self.seconds(retryInterval))"))
+            return
+        }
+        guard let reopen, time >= due, !live.hasOfferedDevice else { return }
+        nextAttempt = time + retryInterval
+        reopenAttempts += 1
+        guard let device = try? reopen() else { return }  // still gone: try again later, quietly
+        let chain = VolumePCM(wrapping: device, gain: storedVolume)
+        do {
+            try live.offer(chain)
+            volumeDevice = chain
+        } catch {
+            chain.close(draining: false)
+            if !mismatchTold {
+                mismatchTold = true
+                report("warning: audio device \(deviceName) opened again but cannot be used: \(error); still silent, trying again every \(Self.seconds(retryInterval))")
+            }
+        }
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
 }

@@ -6,8 +6,8 @@ import Foundation
 /// milliseconds, which would make the audio clock race: those are paced to the monotonic clock here,
 /// so `diorama play --audio-device null` plays at the speed it would on a sound card.
 public final class PacedPCM: PCMDevice, @unchecked Sendable {
-    // @unchecked Sendable: `started` and `written` are touched only inside `write`, which the live
-    // output's audio thread alone calls.
+    // @unchecked Sendable: `started` and `written` are touched only inside `write` and `recover`,
+    // which the live output's audio thread alone calls while the device is handed to it.
     public let device: any PCMDevice
     private let now: @Sendable () -> Double
     private let sleep: @Sendable (Double) -> Void
@@ -52,4 +52,5 @@ public final class PacedPCM: PCMDevice, @unchecked Sendable {
     }
 
     public func delay() -> Int { device.delay() }
+    public func close(draining: Bool) { device.close(draining: draining) }
 }

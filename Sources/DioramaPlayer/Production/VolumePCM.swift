@@ -5,16 +5,21 @@ import Synchronization
 /// the new one across a write so a change never clicks. Real-time safe: the scratch buffer is made
 /// once, the gain is an atomic.
 public final class VolumePCM: PCMDevice, @unchecked Sendable {
-    // @unchecked Sendable: `scratch` and `applied` are touched only inside `write`, which the live
-    // output's audio thread alone calls; the control thread only stores `target` (an atomic).
+    // @unchecked Sendable: `scratch` and `applied` are touched only by `init` and inside `write`,
+    // which the live output's audio thread alone calls once the device is handed to it; the control
+    // thread only stores `target` (an atomic).
     public let device: any PCMDevice
-    private let target = Atomic<UInt32>(Float(1).bitPattern)
-    private var applied: Float = 1
+    private let target: Atomic<UInt32>
+    private var applied: Float
     private let scratch: UnsafeMutablePointer<Int16>
     private let capacity: Int
 
-    public init(wrapping device: any PCMDevice) {
+    /// `gain` applies from the first frame (a device opened again starts at the player's volume, no ramp).
+    public init(wrapping device: any PCMDevice, gain: Float = 1) {
         self.device = device
+        let gain = min(max(gain, 0), 2)
+        target = Atomic(gain.bitPattern)
+        applied = gain
         capacity = max(device.periodFrames, 64)
         scratch = .allocate(capacity: 2 * capacity)
     }
@@ -51,4 +56,5 @@ public final class VolumePCM: PCMDevice, @unchecked Sendable {
 
     public func recover(fromError error: Int32) -> Int32 { device.recover(fromError: error) }
     public func delay() -> Int { device.delay() }
+    public func close(draining: Bool) { device.close(draining: draining) }
 }
