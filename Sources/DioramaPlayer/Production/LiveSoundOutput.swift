@@ -106,7 +106,8 @@ public final class LiveSoundOutput: SoundOutput {
             volumeDevice = chain
         } catch {
             chain.close(draining: false)
-            if !mismatchTold {
+            // Busy only if the device came back and went again since the checks above: next time.
+            if case .mismatched = error, !mismatchTold {
                 mismatchTold = true
                 report("warning: audio device \(deviceName) opened again but cannot be used: \(error); still silent, trying again every \(Self.seconds(retryInterval))")
             }
