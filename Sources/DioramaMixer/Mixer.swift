@@ -58,8 +58,10 @@ public struct MixerStatistics: Sendable, Equatable {
 /// still (position and envelope) and the output is exactly zero until a resume, from which the
 /// voices continue where they were, their envelope frames moved later by the hold's length, and
 /// the output ramps up again. Starts due during the hold begin at the resume; stops due during it
-/// end their voices silently. Blocks are split at the exact frames of these changes, so the output
-/// is the same whatever the block size.
+/// (or at the resume's frame) end their voices silently. A stop that arrives during the pause's ramp
+/// for a frame in the hold never cuts into a fade still heard under the ramp. Pauses and resumes act
+/// in frame order. Blocks are split at the exact frames of these changes, so the output is the same
+/// whatever the block size.
 ///
 /// Threads: one control thread sends commands (`send`); one audio thread calls `render`.
 /// `render` does not allocate, lock, print or touch files.
@@ -85,7 +87,7 @@ public final class Mixer: @unchecked Sendable {
     private var nextSerial: UInt64 = 0
     private var frame: Int64 = 0
 
-    /// Pauses and resumes waiting for their frame, in arrival order.
+    /// Pauses and resumes waiting for their frame, in frame order (equal frames in arrival order).
     private let transport: UnsafeMutablePointer<TransportChange>
     private var transportCount = 0
     /// A pause is in force (ramping down, or holding from `holdStart`).
@@ -162,6 +164,7 @@ public final class Mixer: @unchecked Sendable {
         let blockStart = frame
         let blockEnd = blockStart + Int64(count)
         drainCommands(blockStart: blockStart)
+        if isHeld(at: blockStart) { endStoppedInHold(before: blockStart) }
         // Segments between the exact frames where the transport changes.
         var segmentStart = blockStart
         while segmentStart < blockEnd {
@@ -225,16 +228,16 @@ public final class Mixer: @unchecked Sendable {
     /// Forgets waiting starts from `fromFrame` on, cancels the releases and transport changes
     /// scheduled from it that have not begun.
     private func revoke(from fromFrame: Int64) {
-        // A release has not begun if its frame is still to be rendered: from the block start, or,
-        // for voices standing still in a hold, from the hold's start.
-        let threshold = max(fromFrame, isHeld(at: frame) ? holdStart : frame)
+        // A stop has not begun if its frame is still to be rendered. In a hold too: the clock runs on
+        // through it, and a stop at a frame it passed has ended its voice for good (`endStoppedInHold`).
+        let threshold = max(fromFrame, frame)
         for slot in 0..<slotCount where voices[slot].isActive {
-            voices[slot].cancelRelease(from: threshold)
+            voices[slot].stops.cancel(from: threshold)
         }
         var kept = 0
         for index in 0..<pendingCount where pending[index].start.frame < fromFrame {
             var waiting = pending[index]
-            waiting.cancelStop(from: threshold)
+            waiting.stops.cancel(from: threshold)
             pending[kept] = waiting
             kept += 1
         }
@@ -266,11 +269,15 @@ public final class Mixer: @unchecked Sendable {
     private func stop(where matches: (UInt32) -> Bool, at stopFrame: Int64, fadeFrames: Int) {
         let fade = max(fadeFrames, configuration.minimumStopFadeFrames)
         let effective = max(stopFrame, frame)
-        // A stop inside a hold always registers: at the resume it ends its voice silently, or,
-        // if the resume comes first, it is weighed against the other release then.
+        // A stop for a frame inside the hold is kept apart: a fade still heard under the pause's
+        // ramp goes on, and the resume decides (`StopSchedule.continueAfterHold`).
         let inHold = paused && effective >= holdStart
         for slot in 0..<slotCount where voices[slot].isActive && matches(voices[slot].tag) {
-            voices[slot].release(at: effective, over: fade, replacingAny: inHold)
+            if inHold {
+                voices[slot].stops.addInHold(Stop(frame: effective, fadeFrames: fade))
+            } else {
+                voices[slot].release(at: effective, over: fade)
+            }
         }
         // A waiting start at or after the stop frame never sounds; an earlier one carries the
         // stop with it and is released once it has started.
@@ -279,7 +286,11 @@ public final class Mixer: @unchecked Sendable {
             var waiting = pending[index]
             if matches(waiting.start.tag) {
                 if waiting.start.frame >= stopFrame { continue }
-                waiting.carry(Stop(frame: stopFrame, fadeFrames: fade), replacingAny: inHold)
+                if inHold {
+                    waiting.stops.addInHold(Stop(frame: effective, fadeFrames: fade))
+                } else {
+                    waiting.stops.add(at: stopFrame, over: fade)
+                }
             }
             pending[kept] = waiting
             kept += 1
@@ -316,7 +327,7 @@ public final class Mixer: @unchecked Sendable {
                 startFrame = blockStart
             }
         }
-        if waiting.stop.end <= blockStart { return }
+        if waiting.stops.release.end <= blockStart { return }
         var sounding = 0
         for slot in 0..<slotCount where voices[slot].isActive && !voices[slot].isReleasing { sounding += 1 }
         if sounding >= configuration.voiceLimit {
@@ -337,13 +348,8 @@ public final class Mixer: @unchecked Sendable {
             fadeInFrames: max(start.fadeInFrames, 0),
             inverseFadeIn: start.fadeInFrames > 0 ? 1 / Float(start.fadeInFrames) : 0,
             tag: start.tag, priority: start.priority, serial: nextSerial)
-        if waiting.replaced.isScheduled {
-            voices[slot].release(at: waiting.replaced.frame, over: waiting.replaced.fadeFrames)
-            voices[slot].release(at: waiting.stop.frame, over: waiting.stop.fadeFrames, replacingAny: true)
-            voices[slot].settleReleases()
-        } else if waiting.stop.isScheduled {
-            voices[slot].release(at: waiting.stop.frame, over: waiting.stop.fadeFrames)
-        }
+        voices[slot].stops = waiting.stops
+        if startFrame > start.frame { voices[slot].stops.delay(to: startFrame) }
         nextSerial &+= 1
     }
 
@@ -421,7 +427,13 @@ public final class Mixer: @unchecked Sendable {
             transportDropped.add(1, ordering: .relaxed)
             return
         }
-        transport[transportCount] = change
+        // In frame order (equal frames in arrival order): a change never waits behind a later one.
+        var index = transportCount
+        while index > 0 && transport[index - 1].frame > change.frame {
+            transport[index] = transport[index - 1]
+            index -= 1
+        }
+        transport[index] = change
         transportCount += 1
     }
 
@@ -436,7 +448,7 @@ public final class Mixer: @unchecked Sendable {
         return next
     }
 
-    /// Applies, in arrival order, the waiting changes due by `frame` (late ones act at `frame`).
+    /// Applies, in frame order, the waiting changes due by `frame` (late ones act at `frame`).
     private func applyTransportChanges(at frame: Int64) {
         var taken = 0
         while taken < transportCount && transport[taken].frame <= frame {
@@ -459,18 +471,15 @@ public final class Mixer: @unchecked Sendable {
 
     private func resume(at frame: Int64, fadeFrames: Int) {
         guard paused else { return }
-        if frame >= holdStart {
-            continueAfterHold(resumeFrame: frame)
-            ramp = OutputRamp(start: frame, from: 0, to: 1, frames: max(fadeFrames, 0))
-        } else {
-            // Still ramping down: back up from the level reached; nothing was held.
-            ramp = OutputRamp(start: frame, from: ramp.level(at: frame), to: 1, frames: max(fadeFrames, 0))
-        }
+        // From silence after a hold; during the pause's ramp, back up from the level reached (nothing was held).
+        ramp = OutputRamp(start: frame, from: ramp.level(at: frame), to: 1, frames: max(fadeFrames, 0))
+        continueAfterHold(resumeFrame: frame)
         paused = false
         holdStart = .max
     }
 
-    /// Moves held voices and waiting starts over the hold `holdStart ..< resumeFrame`.
+    /// Moves held voices and waiting starts over the hold `holdStart ..< resumeFrame` (none if the resume
+    /// came during the ramp) and settles the stops asked for in it.
     private func continueAfterHold(resumeFrame: Int64) {
         for slot in 0..<slotCount where voices[slot].isActive {
             if !voices[slot].continueAfterHold(from: holdStart, to: resumeFrame) { voices[slot].isActive = false }
@@ -485,53 +494,40 @@ public final class Mixer: @unchecked Sendable {
         }
         pendingCount = kept
     }
-}
 
-/// A stop scheduled on a start that has not begun: from `frame` over `fadeFrames`.
-struct Stop {
-    static let none = Stop(frame: .max, fadeFrames: 0)
-    var frame: Int64
-    var fadeFrames: Int
-    var isScheduled: Bool { frame != .max }
-    var end: Int64 { isScheduled ? frame + Int64(fadeFrames) : .max }
+    /// While held, ends the voices and drops the waiting starts stopped at a frame the clock has passed
+    /// (before `frame`): no resume can come before the clock, nor a revocation reach back past it, so they
+    /// never sound again. Navigating for long while paused then leaves one waiting start per bed, not one per step.
+    private func endStoppedInHold(before frame: Int64) {
+        for slot in 0..<slotCount where voices[slot].isActive && voices[slot].stops.holdStop.frame < frame {
+            voices[slot].isActive = false
+        }
+        var kept = 0
+        for index in 0..<pendingCount where pending[index].stops.holdStop.frame >= frame {
+            pending[kept] = pending[index]
+            kept += 1
+        }
+        pendingCount = kept
+    }
 }
 
 /// A start waiting for its frame, with the stops that arrived before it started.
 struct PendingStart {
     var start: VoiceStart
-    /// The stop in force: the one that ends first.
-    var stop = Stop.none
-    /// The stop `stop` replaced, kept so a revocation of `stop` can fall back to it.
-    var replaced = Stop.none
+    var stops = StopSchedule()
 
     init(start: VoiceStart) { self.start = start }
 
-    mutating func carry(_ next: Stop, replacingAny: Bool) {
-        guard replacingAny || next.end < stop.end else { return }
-        if stop.isScheduled { replaced = stop }
-        stop = next
-    }
-
-    /// Cancels the stop if it starts at or after `threshold`, falling back to the one it replaced.
-    mutating func cancelStop(from threshold: Int64) {
-        guard stop.isScheduled && stop.frame >= threshold else { return }
-        stop = replaced.isScheduled && replaced.frame < threshold ? replaced : .none
-        replaced = .none
-    }
-
-    /// Moves the start over a hold `holdStart ..< resumeFrame`: a start due in the hold begins at the
-    /// resume, earlier frames move later by the hold's length. False if a stop falls in the hold.
+    /// Moves the start over a hold `holdStart ..< resumeFrame` (none if the resume came during the ramp):
+    /// a start due in the hold begins at the resume, earlier frames move later by the hold's length.
+    /// False if it was stopped in the hold.
     mutating func continueAfterHold(from holdStart: Int64, to resumeFrame: Int64) -> Bool {
-        let range = holdStart..<resumeFrame
-        if range.contains(stop.frame) || range.contains(replaced.frame) { return false }
-        let shift = resumeFrame - holdStart
+        guard stops.continueAfterHold(from: holdStart, to: resumeFrame) else { return false }
         if start.frame < holdStart {
-            start.frame += shift
+            start.frame += max(resumeFrame - holdStart, 0)
         } else if start.frame < resumeFrame {
             start.frame = resumeFrame
         }
-        if stop.frame < holdStart { stop.frame += shift }
-        if replaced.frame < holdStart { replaced.frame += shift }
         return true
     }
 }

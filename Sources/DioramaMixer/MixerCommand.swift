@@ -59,14 +59,16 @@ public enum MixerCommand: Sendable, Equatable, BitwiseCopyable {
     /// start at or after it; cancel every stop scheduled at or after it that has not begun (on sounding voices
     /// and on waiting starts; a voice whose cancelled stop had interrupted an earlier one falls back to that
     /// one); and cancel every pause or resume waiting at or after it. A stop has not begun if its frame is
-    /// not yet rendered (during a hold: not before the hold's first frame, since nothing advanced since).
+    /// not yet rendered. The clock runs on through a hold: a stop at a frame the hold has passed is final.
     case revoke(fromFrame: Int64)
     /// Hold the sound from `frame`: the output ramps linearly to silence over `fadeFrames` (voices still
     /// advancing), then from `frame + fadeFrames` every voice stands still (position and envelope: a looping
     /// bed keeps its place, a ringing cue its decay) and the output is exactly zero until `resume`. Starts due
-    /// in the hold wait for the resume; stops due in it end their voices silently (nothing is heard) and drop
-    /// the matching waiting starts. Ignored while already paused. A pause or resume whose frame has passed acts
-    /// at the next block's start; up to `Mixer.transportCapacity` may wait at once.
+    /// in the hold wait for the resume; stops due in it, or at the resume's frame, end their voices silently
+    /// (nothing is heard) and drop the matching waiting starts; a stop asked during the ramp for a frame in the
+    /// hold leaves a fade heard under the ramp alone. Ignored while already paused. Pauses and resumes act in
+    /// frame order, whatever order they arrive in; one whose frame has passed acts at the next block's start;
+    /// up to `Mixer.transportCapacity` may wait at once.
     case pause(frame: Int64, fadeFrames: Int)
     /// Continue from `frame` where `pause` held every voice, the output ramping up from silence over
     /// `fadeFrames`; voices' envelope frames move later by the hold's length, so fades and releases go on

@@ -31,6 +31,86 @@ struct Release {
     }
 }
 
+/// A stop asked for: a fade to silence from mixer frame `frame` over `fadeFrames` frames.
+struct Stop {
+    static let none = Stop()
+
+    /// `Int64.max` while none is asked for.
+    var frame = Int64.max
+    var fadeFrames = 0
+
+    init() {}
+    init(frame: Int64, fadeFrames: Int) {
+        self.frame = frame
+        self.fadeFrames = fadeFrames
+    }
+
+    var isScheduled: Bool { frame != .max }
+    var end: Int64 { isScheduled ? frame + Int64(fadeFrames) : .max }
+}
+
+/// The stops scheduled on a voice, or on a start still waiting for its frame.
+///
+/// The release that ends first is in force; the one it replaced is kept so that a revocation can fall
+/// back to it. A stop that arrives while paused for a frame inside the hold is kept apart (`holdStop`,
+/// the earliest such): nothing is heard there, so it must not take over a fade still heard under the
+/// pause's ramp. At the resume it ends the voice if its frame is not after the resume frame, and
+/// otherwise becomes an ordinary stop.
+struct StopSchedule {
+    /// The release in force.
+    var release = Release.none
+    /// The release `release` replaced.
+    var replaced = Release.none
+    /// The earliest stop asked for a frame inside the current hold (see `Mixer`'s pause).
+    var holdStop = Stop.none
+
+    /// Schedules a release from `frame` over `frames` frames if it ends before the one in force; it
+    /// starts from the level the other leaves at `frame`, so stopping never clicks.
+    mutating func add(at frame: Int64, over frames: Int) {
+        if release.isScheduled && frame + Int64(frames) >= release.end { return }
+        let next = Release(frame: frame, frames: frames, level: release.envelope(at: frame))
+        if release.isScheduled { replaced = release }
+        release = next
+    }
+
+    /// Notes a stop asked for frame `frame` (inside the hold) over `fadeFrames`; the earliest one counts.
+    mutating func addInHold(_ stop: Stop) {
+        if (stop.frame, stop.end) < (holdStop.frame, holdStop.end) { holdStop = stop }
+    }
+
+    /// Cancels the stops starting at or after `threshold` (they have not begun); a cancelled release
+    /// falls back to the release it replaced if that one starts before `threshold`.
+    mutating func cancel(from threshold: Int64) {
+        if holdStop.frame >= threshold { holdStop = .none }
+        guard release.isScheduled && release.frame >= threshold else { return }
+        release = replaced.isScheduled && replaced.frame < threshold ? replaced : .none
+        replaced = .none
+    }
+
+    /// Carries the stops over the hold `holdStart ..< resumeFrame` (empty when the resume came during
+    /// the pause's ramp): frames before the hold move later by its length; a stop in the hold, or a
+    /// hold stop not after the resume, ends the voice (false); a later hold stop becomes an ordinary one.
+    mutating func continueAfterHold(from holdStart: Int64, to resumeFrame: Int64) -> Bool {
+        if holdStart < resumeFrame {
+            if holdStop.frame <= resumeFrame { return false }
+            let hold = holdStart...resumeFrame
+            if hold.contains(release.frame) || hold.contains(replaced.frame) { return false }
+            let shift = resumeFrame - holdStart
+            if release.frame < holdStart { release.frame += shift }
+            if replaced.frame < holdStart { replaced.frame += shift }
+        }
+        if holdStop.isScheduled { add(at: holdStop.frame, over: holdStop.fadeFrames) }
+        holdStop = .none
+        return true
+    }
+
+    /// Moves releases starting before `frame` to it (a start that begins late carries its stops from there).
+    mutating func delay(to frame: Int64) {
+        if release.frame < frame { release.frame = frame }
+        if replaced.frame < frame { replaced.frame = frame }
+    }
+}
+
 /// One playing sound: where it is in its sound, its gains and its envelope. Plain data, so the
 /// voice table is a flat buffer the audio thread updates in place.
 struct Voice {
@@ -46,16 +126,16 @@ struct Voice {
     var gainRight: Float = 0
     var fadeInFrames = 0
     var inverseFadeIn: Float = 0
-    /// The release in force.
-    var release = Release.none
-    /// The release `release` replaced, kept so a revocation of `release` can fall back to it.
-    var replaced = Release.none
+    /// Its release, and the stops that may still change it.
+    var stops = StopSchedule()
     var tag: UInt32 = 0
     var priority = VoicePriority.cue
     /// Start order, for "oldest first" stealing.
     var serial: UInt64 = 0
 
-    var isReleasing: Bool { release.isScheduled }
+    /// The release in force.
+    var release: Release { stops.release }
+    var isReleasing: Bool { stops.release.isScheduled }
 
     /// The fade-in part of the envelope at mixer frame `frame`.
     func fadeInEnvelope(at frame: Int64) -> Float {
@@ -66,65 +146,18 @@ struct Voice {
 
     /// Schedules (or shortens) the release so the envelope ramps from its level at `frame` to
     /// silence over `frames`; the envelope stays continuous, so stopping never clicks. Only an
-    /// earlier end replaces a scheduled release, unless `replacingAny` (a stop inside a hold, whose
-    /// frames are compared again with `settleReleases` once the hold's length is known).
-    mutating func release(at frame: Int64, over frames: Int, replacingAny: Bool = false) {
-        let frame = max(frame, startFrame)
-        if isReleasing && !replacingAny {
-            if frame + Int64(frames) >= release.end { return }
-        }
-        let next = Release(frame: frame, frames: frames, level: release.envelope(at: frame))
-        if isReleasing { replaced = release }
-        release = next
-    }
-
-    /// Cancels the release if it starts at or after `threshold` (it has not begun), falling back
-    /// to the release it replaced if that one starts before `threshold`.
-    mutating func cancelRelease(from threshold: Int64) {
-        guard isReleasing && release.frame >= threshold else { return }
-        release = replaced.isScheduled && replaced.frame < threshold ? replaced : .none
-        replaced = .none
+    /// earlier end replaces a scheduled release.
+    mutating func release(at frame: Int64, over frames: Int) {
+        stops.add(at: max(frame, startFrame), over: frames)
     }
 
     /// Carries the voice over a hold of mixer frames `holdStart ..< resumeFrame` during which it
     /// stood still: frames before the hold move later by its length, so the envelope continues.
-    /// Returns false if a release falls inside the hold (the voice was stopped while nothing was heard).
+    /// Returns false if the voice was stopped in the hold (nothing of it was heard).
     mutating func continueAfterHold(from holdStart: Int64, to resumeFrame: Int64) -> Bool {
-        let range = holdStart..<resumeFrame
-        if range.contains(release.frame) || range.contains(replaced.frame) { return false }
-        let shift = resumeFrame - holdStart
-        startFrame += shift
-        if release.frame < holdStart { release.frame += shift }
-        if replaced.frame < holdStart { replaced.frame += shift }
-        settleReleases()
+        guard stops.continueAfterHold(from: holdStart, to: resumeFrame) else { return false }
+        startFrame += max(resumeFrame - holdStart, 0)
         return true
-    }
-
-    /// With two releases, the one that ends first is in force, starting from the level the other
-    /// leaves it (they were compared on frames that a hold has since moved apart).
-    mutating func settleReleases() {
-        guard release.isScheduled && replaced.isScheduled else { return }
-        var current = release
-        var other = replaced
-        if current.frame < other.frame {
-            // `current` took its level from `other`, which only starts later.
-            current.level = 1
-            if other.end < current.end {
-                other.level = current.envelope(at: other.frame)
-                release = other
-                replaced = current
-            } else {
-                release = current
-                replaced = other
-            }
-        } else if current.end < other.end {
-            current.level = other.envelope(at: current.frame)
-            release = current
-            replaced = other
-        } else {
-            release = other
-            replaced = current
-        }
     }
 
     /// Adds `count` frames of this voice into `output` (interleaved stereo), starting at mixer

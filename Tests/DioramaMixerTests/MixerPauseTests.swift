@@ -314,7 +314,7 @@ import Testing
                 commands.append(.revoke(fromFrame: frame))
             }
         }
-        // Pauses and resumes act in arrival order, each at no earlier than the one before.
+        // Pauses and resumes act in frame order (equal frames in arrival order).
         var holds: [Range<Int>] = []
         var paused: (frame: Int, fade: Int)?
         var last = 0
@@ -327,7 +327,8 @@ import Testing
             default: break
             }
         }
-        for change in waiting {
+        let ordered = waiting.enumerated().sorted { ($0.element.frame, $0.offset) < ($1.element.frame, $1.offset) }.map(\.element)
+        for change in ordered {
             let frame = max(change.frame, last)
             last = frame
             if change.pause, paused == nil { paused = (frame, change.fade) }
