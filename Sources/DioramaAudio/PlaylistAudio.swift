@@ -55,7 +55,8 @@ public struct PlaylistAudio: Sendable {
     /// appearance starts its beds, its disappearance fades them, a cue starts its sound at its
     /// frame, a revocation forgets what was scheduled from its frame on (starts, stops, pauses),
     /// a pause holds every voice after a short ramp and resuming continues them where they were
-    /// (a bed keeps its place, a ringing bell its decay), and the end fades everything out.
+    /// (a bed keeps its place, a ringing bell its decay), and the end fades everything out (and ends
+    /// the mixer's hold if it came while paused).
     ///
     /// Navigating while paused gives a scene change at a frame inside the mixer's hold: the old
     /// scene's beds end silently there and the new scene's beds start, with their fade-in, at the resume.
@@ -80,7 +81,9 @@ public struct PlaylistAudio: Sendable {
         case .resumed(_, let frame):
             return [.resume(frame: frame, fadeFrames: pauseRampFrames)]
         case .finished(let frame):
-            return [.stopAll(frame: frame, fadeFrames: finishFadeFrames)]
+            // A playlist may end while paused (the last scene left by "next"): the stop ends every voice
+            // silently in the hold and the resume lets a later play be heard. Not paused, the resume does nothing.
+            return [.stopAll(frame: frame, fadeFrames: finishFadeFrames), .resume(frame: frame, fadeFrames: pauseRampFrames)]
         }
     }
 

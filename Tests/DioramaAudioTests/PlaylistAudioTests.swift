@@ -91,7 +91,8 @@ import Testing
         #expect(audio.pauseRampFrames == 960)
         #expect(audio.commands(for: .paused(frame: 50_000)) == [.pause(frame: 50_000, fadeFrames: 960)])
         #expect(audio.commands(for: .resumed(scene: 0, frame: 60_000)) == [.resume(frame: 60_000, fadeFrames: 960)])
-        #expect(audio.commands(for: .finished(frame: 70_000)) == [.stopAll(frame: 70_000, fadeFrames: 2_400)])
+        #expect(audio.commands(for: .finished(frame: 70_000))
+                == [.stopAll(frame: 70_000, fadeFrames: 2_400), .resume(frame: 70_000, fadeFrames: 960)])
     }
 
     /// Two scenes of one second, each with a constant bed (A, then B) that loops: levels read off directly.
@@ -178,5 +179,71 @@ import Testing
         #expect(left[(60_000 + ramp)..<68_000].allSatisfy { $0 == bedA })
         #expect(left[68_000] == bedA)
         #expect(left[(68_000 + 24_000)..<116_000].allSatisfy { $0 == bedB })
+    }
+
+    /// Plays as the player does: the mixer renders blocks of 512 frames, what is heard lags what is written by
+    /// `latency` frames, and before each block the sequencer looks `lookAhead` frames past the written frame. Each
+    /// step's command acts at its frame once that frame is heard, so its commands reach a mixer already past it.
+    static func playLive(_ audio: PlaylistAudio, frames: Int, end: PlaylistEnd = .wrap, latency: Int = 2048,
+                         lookAhead: Int64 = 4800,
+                         _ steps: [(frame: Int64, command: (inout PlaylistSequencer, Int64) -> [SequencerEvent])])
+        -> (left: [Float], statistics: MixerStatistics) {
+        var sequencer = PlaylistSequencer(document: audio.document, sampleRate: audio.sampleRate, end: end)
+        let mixer = audio.makeMixer()
+        func send(_ events: [SequencerEvent]) {
+            for command in events.flatMap(audio.commands(for:)) { #expect(mixer.send(command)) }
+        }
+        send(sequencer.play(at: 0))
+        var output = [Float](repeating: 0, count: 2 * frames)
+        var step = 0
+        output.withUnsafeMutableBufferPointer { buffer in
+            for start in stride(from: 0, to: frames, by: 512) {
+                while step < steps.count && steps[step].frame <= Int64(start - latency) {
+                    send(steps[step].command(&sequencer, steps[step].frame))
+                    step += 1
+                }
+                send(sequencer.advance(to: Int64(start) + lookAhead))
+                mixer.render(into: buffer.baseAddress! + 2 * start, frames: min(512, frames - start))
+            }
+        }
+        return (channel(output, 0), mixer.statistics)
+    }
+
+    @Test("300 steps of navigation while paused (holding an arrow key): no start dropped, the scene's bed after the resume")
+    func longNavigationWhilePaused() throws {
+        let (audio, folder) = try Self.twoBeds()
+        defer { withExtendedLifetime(folder) {} }
+        // Key repeat at 30 per second for 10 s; an even count of steps comes back to scene A.
+        var steps: [(frame: Int64, command: (inout PlaylistSequencer, Int64) -> [SequencerEvent])] = [
+            (frame: 20_000, command: { $0.pause(at: $1) }),
+        ]
+        for index in 0..<300 { steps.append((frame: 30_000 + Int64(index) * 1600, command: { $0.next(at: $1) })) }
+        steps.append((frame: 520_000, command: { $0.resume(at: $1) }))
+        let (left, statistics) = Self.playLive(audio, frames: 560_000, steps)
+        #expect(statistics.startsDropped == 0)
+        let bedA = left[10_000]
+        #expect(bedA > 0.09)
+        // The pause, too, reaches the mixer a latency late.
+        #expect(left[24_000..<520_000].allSatisfy { $0 == 0 })
+        // Scene A's bed from the resume (which reaches the mixer a latency late), after its 0.1 s fade-in.
+        #expect(left[528_000..<560_000].allSatisfy { $0 == bedA })
+    }
+
+    @Test("the playlist ends while paused, then play: the first scene's bed is heard")
+    func finishedWhilePausedThenPlay() throws {
+        let (audio, folder) = try Self.twoBeds()
+        defer { withExtendedLifetime(folder) {} }
+        let (left, _) = Self.playLive(audio, frames: 120_000, end: .stop, [
+            (frame: 20_000, command: { $0.pause(at: $1) }),
+            (frame: 30_000, command: { $0.next(at: $1) }),  // scene B, paused
+            (frame: 40_000, command: { $0.next(at: $1) }),  // finished
+            (frame: 60_000, command: { $0.play(at: $1) }),
+        ])
+        let bedA = left[10_000]
+        #expect(bedA > 0.09)
+        // Nothing of the ended voices is heard when the hold ends.
+        #expect(left[24_000..<60_000].allSatisfy { $0 == 0 })
+        // The start reaches the mixer a latency late and begins at once, then fades in over 0.1 s.
+        #expect(left[70_000..<105_000].allSatisfy { $0 == bedA })
     }
 }
