@@ -193,7 +193,15 @@ import Testing
         let control = try #require(heapAllocations { sink = (0..<3).map { $0 + 1 } })
         #expect(control > 0 && sink.count == 3)
         let allocations = try #require(heapAllocations {
-            for _ in 0..<80 { mixer.render(into: buffer, frames: 256) }
+            for block in 0..<80 {
+                if block == 12 {
+                    // In the hold (2333 ..< 4001): a navigation's stop and start, kept for the resume or dropped.
+                    mixer.send(.stop(tag: 1, frame: 3000, fadeFrames: 480))
+                    mixer.send(.start(VoiceStart(sound: 0, frame: 3000, loops: true, tag: 4)))
+                    mixer.send(.stop(tag: 3, frame: 3100, fadeFrames: 480))
+                }
+                mixer.render(into: buffer, frames: 256)
+            }
         })
         #expect(allocations == 0)
         #expect(mixer.framesRendered == 80 * 256)
