@@ -1,6 +1,7 @@
 import ArgumentParser
 import DioramaDocument
 import DioramaPlayer
+import DioramaTimeline
 import Foundation
 
 /// Prints the player's figures; never passes or fails. Build with `-c release` for meaningful numbers.
@@ -33,6 +34,9 @@ struct PlayerBench: ParsableCommand {
     @Option(help: "Frames to present.")
     var frames: Int = 600
 
+    @Option(help: ArgumentHelp("Play this many seconds instead of a number of frames (60 covers the shipped playlist).", valueName: "S"))
+    var seconds: Double?
+
     @Option(help: ArgumentHelp("ALSA device (the monotonic clock stands in when it cannot be opened).", valueName: "NAME"))
     var audioDevice: String = "default"
 
@@ -62,10 +66,12 @@ struct PlayerBench: ParsableCommand {
         options.windowSize = windowSize
         options.vsync = false
         options.renderer = renderer
-        options.maximumFrames = frames
+        if let seconds { options.maximumDuration = seconds } else { options.maximumFrames = frames }
         options.logPath = logPath
         var live: LiveSoundOutput?
-        let dependencies = PlayerDependencies.production(audioDevice: noAudio ? nil : audioDevice, periodFrames: 256) { live = $0 }
+        var dependencies = PlayerDependencies.production(audioDevice: noAudio ? nil : audioDevice, periodFrames: 256) { live = $0 }
+        let timedRenderer = TimedRenderer(dependencies.renderer)
+        dependencies.renderer = timedRenderer
         let player: Player
         do {
             player = try Player(options: options, dependencies: dependencies)
@@ -76,8 +82,11 @@ struct PlayerBench: ParsableCommand {
         }
         defer { live?.live.stop() }
         var costs: [FrameCost] = []
+        /// Per drawn frame: the scene heard and the render stage's thread CPU seconds.
+        var scenes: [Int] = [], renderCPU: [Double] = []
         var firstPresented: Double?
         while player.end == nil {
+            let drawsBefore = timedRenderer.draws
             try player.step()
             if player.lastStepSkipped {
                 // The clock has not moved since the last frame: nothing new to draw yet.
@@ -85,6 +94,8 @@ struct PlayerBench: ParsableCommand {
                 continue
             }
             costs.append(player.lastFrameCost)
+            scenes.append(player.position.sceneIndex)
+            renderCPU.append(timedRenderer.draws > drawsBefore ? timedRenderer.lastCPU : 0)
             if firstPresented == nil { firstPresented = player.firstFrameTime }
         }
         let end = monotonicSeconds()
@@ -113,9 +124,22 @@ struct PlayerBench: ParsableCommand {
         print("per-frame cost over \(steady.count) frames (ms):")
         print("  compose  " + figures(steady.map(\.compose)))
         print("  render   " + figures(steady.map(\.render)))
+        print("  (render, this thread's CPU time) " + figures(Array(renderCPU.dropFirst())))
         print("  upload   " + figures(steady.map(\.upload)))
         print("  present  " + figures(steady.map(\.present)))
         print("  total    " + figures(steady.map(\.total)))
+        let sceneIDs = player.document.scenes.map(\.id)
+        if Set(scenes).count > 1 || seconds != nil {
+            print("by scene (ms): render wall, render CPU, total")
+            for scene in Set(scenes.dropFirst()).sorted() {
+                let frames = scenes.indices.dropFirst().filter { scenes[$0] == scene }
+                let name = scene < sceneIDs.count ? sceneIDs[scene] : "\(scene)"
+                print(String(format: "  %-8@ %5d frames", name as NSString, frames.count))
+                print("    render wall " + figures(frames.map { costs[$0].render }))
+                print("    render CPU  " + figures(frames.map { renderCPU[$0] }))
+                print("    total       " + figures(frames.map { costs[$0].total }))
+            }
+        }
         if let playing = player.firstPlayingFrameTime, costs.count > 1 {
             print(String(format: "frame rate with vsync off: %.1f frames per second", Double(costs.count - 1) / (end - playing)))
         }
@@ -142,5 +166,27 @@ struct PlayerBench: ParsableCommand {
         let fields = stat[stat.index(after: close)...].split(separator: " ")
         guard fields.count > 19, let ticks = Double(fields[19]), let now = Double(uptime.split(separator: " ")[0]) else { return nil }
         return now - ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
+    }
+}
+
+/// Wraps the player's renderer to time each draw by this thread's CPU clock, which other processes
+/// (the X server, a build) inflate far less than the wall clock.
+private final class TimedRenderer: SnapshotRendering {
+    let wrapped: any SnapshotRendering
+    /// Draws so far, and the CPU seconds the last one took.
+    private(set) var draws = 0
+    private(set) var lastCPU = 0.0
+
+    init(_ wrapped: any SnapshotRendering) {
+        self.wrapped = wrapped
+    }
+
+    func draw(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) throws {
+        let start = RenderBench.threadCPUTime()
+        defer {
+            lastCPU = (RenderBench.threadCPUTime() - start) / 1000
+            draws += 1
+        }
+        try wrapped.draw(snapshot, into: pixels, width: width, height: height, stride: stride)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DioramaDocument
+import DioramaPlayer
 import DioramaRender
 import DioramaTimeline
 import Foundation
@@ -10,8 +11,9 @@ struct RenderBench: AsyncParsableCommand {
         commandName: "render",
         abstract: "Measure frame render cost per scene, the blur, and headless PNG throughput; prints figures.",
         discussion: """
-            1. Per scene: every frame at 30 fps over the first --seconds of the scene (default 10) is \
-            rendered with one renderer, as the player does; prints the median and 95th percentile \
+            1. Per scene: every frame at --frame-rate (default 30) over the first --seconds of the scene \
+            (default 10) is rendered with one renderer, as the player does (with --overlay, under the \
+            player's overlay); prints the median and 95th percentile \
             milliseconds per frame (snapshot evaluation excluded, and shown on its own).
             2. A gaussian blur of a 300x300 premultiplied region at radius 20, as drawn (reduced resolution) \
             and at full resolution.
@@ -29,7 +31,7 @@ struct RenderBench: AsyncParsableCommand {
     @Option(help: "Output size in pixels, WIDTHxHEIGHT.")
     var size: String = "1280x720"
 
-    @Option(help: "Seconds of each scene to time, at 30 fps.")
+    @Option(help: "Seconds of each scene to time.")
     var seconds: Double = 10
 
     @Flag(help: "Skip the PNG throughput measurement.")
@@ -37,6 +39,18 @@ struct RenderBench: AsyncParsableCommand {
 
     @Option(help: "Also list the N slowest frames of each scene (scene seconds and CPU ms).")
     var slowest: Int = 0
+
+    @Option(help: ArgumentHelp("Time only this scene (repeat for several).", valueName: "ID"))
+    var scene: [String] = []
+
+    @Option(help: "Frames per second of scene time to time (the player with vsync off draws about 180).")
+    var frameRate: Double = 30
+
+    @Option(help: "Passes over the frames; a frame's cost is its fastest pass (1 gives the spread a single run has, as in the player).")
+    var passes: Int = 3
+
+    @Flag(help: "Draw the player's overlay (progress bars, title, page dots) on every frame, as `diorama play` does.")
+    var overlay = false
 
     func run() async throws {
         let (width, height): (Int, Int)
@@ -54,21 +68,38 @@ struct RenderBench: AsyncParsableCommand {
         let document = loaded.document
         let evaluator = SceneEvaluator(document: document)
         let clock = ContinuousClock()
-        print("render cost per frame at \(width)x\(height), 30 fps over \(seconds) s of each scene, in ms; each frame's")
-        print("fastest of three passes, by the wall clock and by this thread's CPU time (which other processes inflate less):")
+        if let unknown = scene.first(where: { id in !document.scenes.contains { $0.id == id } }) {
+            FileHandle.standardError.write(Data("no scene \(unknown) in \(file)\n".utf8))
+            throw ExitCode(2)
+        }
+        guard frameRate > 0, frameRate <= 1000 else { throw ValidationError("--frame-rate must be 0...1000") }
+        guard passes >= 1 else { throw ValidationError("--passes must be at least 1") }
+        print("render cost per frame at \(width)x\(height), \(frameRate) fps over \(seconds) s of each scene\(overlay ? " with the overlay" : ""), in ms; each frame's")
+        print("fastest of \(passes) pass\(passes == 1 ? "" : "es"), by the wall clock and by this thread's CPU time (which other processes inflate less):")
         print("  scene      frames  wall median   wall p95   cpu median    cpu p95   first frame  evaluate")
-        for (index, scene) in document.scenes.enumerated() {
+        let overlayComposer = OverlayComposer(layout: OverlayLayout(canvas: Size(width: document.canvas.width, height: document.canvas.height),
+                                                                    sceneCount: document.scenes.count))
+        for (index, scene) in document.scenes.enumerated() where self.scene.isEmpty || self.scene.contains(scene.id) {
             let renderer = FrameRenderer(imageDirectory: URL(fileURLWithPath: loaded.baseDirectory, isDirectory: true))
-            let count = max(1, Int(min(seconds, scene.duration.doubleValue) * 30))
-            // Three passes over the same frames; a frame's cost is its fastest pass, which strips most of the
+            let count = max(1, Int(min(seconds, scene.duration.doubleValue) * frameRate))
+            let title = scene.title.resolved(language: document.languages.defaultLanguage, fallback: document.languages.fallback)
+            // Several passes over the same frames; a frame's cost is its fastest pass, which strips most of the
             // time other processes take from this one on a busy machine.
             var wall = [Double](repeating: .infinity, count: count), cpu = wall, evaluateTimes: [Double] = []
             var first = 0.0
             var frame = RenderedFrame(width: width, height: height)
-            for pass in 0..<3 {
+            for pass in 0..<passes {
                 for k in 0..<count {
                     var snapshot: Snapshot?
-                    evaluateTimes.append(clock.measure { snapshot = evaluator.snapshot(scene: index, at: Double(k) / 30) }.milliseconds)
+                    let time = Double(k) / frameRate
+                    evaluateTimes.append(clock.measure { snapshot = evaluator.snapshot(scene: index, at: time) }.milliseconds)
+                    if overlay {
+                        let content = OverlayContent(
+                            progress: OverlayContent.progress(sceneCount: document.scenes.count, current: index,
+                                                              fraction: time / scene.duration.doubleValue),
+                            currentScene: index, title: title)
+                        snapshot = FrameComposer.compose(scene: snapshot!, overlay: overlayComposer.nodes(for: content))
+                    }
                     try frame.bytes.withUnsafeMutableBytes { buffer in
                         let cpuStart = Self.threadCPUTime()
                         let elapsed = try clock.measure {
@@ -89,7 +120,7 @@ struct RenderBench: AsyncParsableCommand {
                          percentile(evaluateTimes, 0.5)))
             if slowest > 0 {
                 let worst = cpu.indices.sorted { cpu[$0] > cpu[$1] }.prefix(slowest)
-                print("    slowest: " + worst.map { String(format: "%.2f s %.2f ms", Double($0) / 30, cpu[$0]) }.joined(separator: ", "))
+                print("    slowest: " + worst.map { String(format: "%.2f s %.2f ms", Double($0) / frameRate, cpu[$0]) }.joined(separator: ", "))
             }
         }
 
@@ -151,8 +182,9 @@ struct RenderBench: AsyncParsableCommand {
     }
 
     private func percentile(_ values: [Double], _ fraction: Double) -> Double {
-        guard !values.isEmpty else { return 0 }
-        let sorted = values.sorted()
+        // The first frame of a single pass has no steady-state figure (infinity): left out.
+        let sorted = values.filter(\.isFinite).sorted()
+        guard !sorted.isEmpty else { return 0 }
         return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
     }
 }

@@ -112,3 +112,19 @@ extension WindowSuites.WindowPixelTests {
         #expect(close(pixels[100 * 400 + 298], Color(red: 1, green: 0, blue: 0)))
     }
 }
+
+extension WindowSuites.WindowPixelTests {
+    @Test func onlyTheBarsBesideTheFrameAreClearedBeforeItIsCopied() {
+        func area(_ rects: [SDL_Rect]) -> Int32 { rects.reduce(0) { $0 + $1.w * $1.h } }
+        // A frame filling the window leaves nothing to clear.
+        #expect(PlayerWindow.letterboxBars(around: SDL_Rect(x: 0, y: 0, w: 640, h: 360), in: Size(width: 640, height: 360)).isEmpty)
+        // Bars above and below: together they and the frame cover the window exactly once.
+        let wide = PlayerWindow.letterboxBars(around: SDL_Rect(x: 0, y: 53, w: 700, h: 394), in: Size(width: 700, height: 500))
+        #expect(wide.count == 2 && area(wide) + 700 * 394 == 700 * 500)
+        #expect(wide.allSatisfy { $0.y + $0.h <= 53 || $0.y >= 53 + 394 })
+        // Bars left and right.
+        let tall = PlayerWindow.letterboxBars(around: SDL_Rect(x: 90, y: 0, w: 320, h: 180), in: Size(width: 500, height: 180))
+        #expect(tall.count == 2 && area(tall) + 320 * 180 == 500 * 180)
+        #expect(tall.allSatisfy { $0.x + $0.w <= 90 || $0.x >= 410 })
+    }
+}

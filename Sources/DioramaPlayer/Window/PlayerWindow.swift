@@ -33,7 +33,7 @@ public enum WindowRenderer: String, Sendable, CaseIterable {
     }
 }
 
-/// The SDL window the player draws in: a renderer and one streaming ARGB8888 texture the size of the
+/// The SDL window the player draws in: a renderer and one streaming 32-bit texture the size of the
 /// letterboxed canvas, drawn into directly by the frame renderer (cairo's ARGB32 has the same layout).
 public final class PlayerWindow {
     let window: OpaquePointer
@@ -124,9 +124,12 @@ public final class PlayerWindow {
         let width = max(1, Int(viewport.width)), height = max(1, Int(viewport.height))
         if texture == nil || textureSize != (width, height) {
             if let texture { SDL_DestroyTexture(texture) }
-            texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888.rawValue,
-                                        Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(width), Int32(height))
+            texture = SDL_CreateTexture(renderer, framePixelFormat, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
+                                        Int32(width), Int32(height))
             guard texture != nil else { throw .sdl("create a \(width)x\(height) texture") }
+            // Every frame is opaque (letterbox and background are painted first), so copying equals blending;
+            // SDL defaults a texture with alpha to blending, which costs the software renderer a pass per pixel.
+            SDL_SetTextureBlendMode(texture, SDL_BLENDMODE_NONE)
             textureSize = (width, height)
         }
         var pixels: UnsafeMutableRawPointer?
@@ -136,11 +139,37 @@ public final class PlayerWindow {
         draw(pixels, width, height, Int(pitch))
         let drawn = clock()
         SDL_UnlockTexture(texture)
-        SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
-        SDL_RenderClear(renderer)
         var target = SDL_Rect(x: Int32(viewport.x), y: Int32(viewport.y), w: Int32(width), h: Int32(height))
+        // Only the letterbox bars need black: the frame covers the rest (clearing the whole window costs the
+        // software renderer a full-window fill per frame).
+        var bars = Self.letterboxBars(around: target, in: drawableSize)
+        if !bars.isEmpty {
+            SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
+            SDL_RenderFillRects(renderer, &bars, Int32(bars.count))
+        }
         SDL_RenderCopy(renderer, texture, nil, &target)
         return (drawn - start, clock() - drawn)
+    }
+
+    /// The parts of a `size` window outside `frame`: up to four rectangles (bars above and below, or beside).
+    static func letterboxBars(around frame: SDL_Rect, in size: Size) -> [SDL_Rect] {
+        let width = Int32(size.width), height = Int32(size.height)
+        let top = max(0, frame.y), bottom = min(height, frame.y + frame.h)
+        let candidates = [
+            SDL_Rect(x: 0, y: 0, w: width, h: top),
+            SDL_Rect(x: 0, y: bottom, w: width, h: height - bottom),
+            SDL_Rect(x: 0, y: top, w: max(0, frame.x), h: bottom - top),
+            SDL_Rect(x: frame.x + frame.w, y: top, w: width - (frame.x + frame.w), h: bottom - top),
+        ]
+        return candidates.filter { $0.w > 0 && $0.h > 0 }
+    }
+
+    /// The texture format: cairo's ARGB32 bytes read as ARGB8888, or as XRGB8888 (SDL's RGB888) when that is
+    /// the window's format. The frames are opaque, so both read the same colours, and a texture in the window's
+    /// own format reaches the window by a plain copy instead of a conversion per pixel in the software renderer.
+    private var framePixelFormat: UInt32 {
+        let windowFormat = SDL_GetWindowPixelFormat(window)
+        return windowFormat == SDL_PIXELFORMAT_RGB888.rawValue ? windowFormat : SDL_PIXELFORMAT_ARGB8888.rawValue
     }
 
     /// Shows the drawn frame (waits for vertical blank when vsync is on).
