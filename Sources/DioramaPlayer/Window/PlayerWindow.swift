@@ -42,6 +42,8 @@ public final class PlayerWindow {
     private var textureSize = (width: 0, height: 0)
     public private(set) var vsync: Bool
     public private(set) var isFullscreen = false
+    /// Whether SDL's software renderer shows the frames (it draws on the window surface).
+    private let isSoftware: Bool
 
     /// Opens a resizable window `width`×`height` pixels, centred; vsync when asked and available.
     /// SDL_RENDER_DRIVER in the environment, when set, chooses the renderer instead of `renderer`.
@@ -71,6 +73,9 @@ public final class PlayerWindow {
         }
         self.window = window
         self.renderer = renderer
+        var info = SDL_RendererInfo()
+        SDL_GetRendererInfo(renderer, &info)
+        isSoftware = info.flags & SDL_RENDERER_SOFTWARE.rawValue != 0
         self.vsync = vsync
         self.isFullscreen = fullscreen
         // The software renderer reports vsync even when it is off: set it explicitly.
@@ -122,6 +127,19 @@ public final class PlayerWindow {
                           draw: (_ pixels: UnsafeMutableRawPointer, _ width: Int, _ height: Int, _ stride: Int) -> Void)
         throws(WindowError) -> (draw: Double, upload: Double) {
         let width = max(1, Int(viewport.width)), height = max(1, Int(viewport.height))
+        var target = SDL_Rect(x: Int32(viewport.x), y: Int32(viewport.y), w: Int32(width), h: Int32(height))
+        if let surface = windowSurface(holding: target), SDL_LockSurface(surface) == 0 {
+            // The software renderer shows the window surface as it is: draw the frame straight into it.
+            defer { SDL_UnlockSurface(surface) }
+            guard let base = surface.pointee.pixels else { throw .sdl("reach the window's pixels") }
+            let pitch = Int(surface.pointee.pitch)
+            let start = clock()
+            draw(base + Int(target.y) * pitch + Int(target.x) * 4, width, height, pitch)
+            let drawn = clock()
+            var bars = Self.letterboxBars(around: target, in: Size(width: Double(surface.pointee.w), height: Double(surface.pointee.h)))
+            if !bars.isEmpty { SDL_FillRects(surface, &bars, Int32(bars.count), SDL_MapRGB(surface.pointee.format, 0, 0, 0)) }
+            return (drawn - start, clock() - drawn)
+        }
         if texture == nil || textureSize != (width, height) {
             if let texture { SDL_DestroyTexture(texture) }
             texture = SDL_CreateTexture(renderer, framePixelFormat, Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
@@ -139,7 +157,6 @@ public final class PlayerWindow {
         draw(pixels, width, height, Int(pitch))
         let drawn = clock()
         SDL_UnlockTexture(texture)
-        var target = SDL_Rect(x: Int32(viewport.x), y: Int32(viewport.y), w: Int32(width), h: Int32(height))
         // Only the letterbox bars need black: the frame covers the rest (clearing the whole window costs the
         // software renderer a full-window fill per frame).
         var bars = Self.letterboxBars(around: target, in: drawableSize)
@@ -162,6 +179,17 @@ public final class PlayerWindow {
             SDL_Rect(x: frame.x + frame.w, y: top, w: width - (frame.x + frame.w), h: bottom - top),
         ]
         return candidates.filter { $0.w > 0 && $0.h > 0 }
+    }
+
+    /// With SDL's software renderer, the window surface when the frame can be drawn into it directly: 32-bit
+    /// pixels in cairo's layout (ARGB8888, or XRGB8888 since frames are opaque) and room for `frame`. That saves
+    /// a streaming texture and copying it into the surface on every frame. Nil otherwise (the GPU renderer).
+    private func windowSurface(holding frame: SDL_Rect) -> UnsafeMutablePointer<SDL_Surface>? {
+        guard isSoftware, let surface = SDL_GetWindowSurface(window), let format = surface.pointee.format,
+              format.pointee.format == SDL_PIXELFORMAT_RGB888.rawValue || format.pointee.format == SDL_PIXELFORMAT_ARGB8888.rawValue,
+              frame.x >= 0, frame.y >= 0, frame.x + frame.w <= surface.pointee.w, frame.y + frame.h <= surface.pointee.h
+        else { return nil }
+        return surface
     }
 
     /// The texture format: cairo's ARGB32 bytes read as ARGB8888, or as XRGB8888 (SDL's RGB888) when that is
