@@ -30,10 +30,6 @@ public final class FrameRenderer {
     /// Degrees of hue rotation applied to every paint while drawing the current subtree (see `draw`).
     var paintHue = 0.0
     let sprites = ParticleSpriteCache()
-    /// Whether gradient and translucent fills and strokes are blended through a coverage mask here rather than by
-    /// cairo (see `compositeThroughCoverage`); tests turn it off to compare the two.
-    var compositesCoverage = true
-    let coverageScratch = CoverageScratch()
     private var images: [String: OpaquePointer?] = [:]
     /// A 1×1 context for measuring paths outside of drawing.
     let measuringSurface: OpaquePointer

@@ -11,15 +11,13 @@ extension FrameRenderer {
         cairo_new_path(cr)
         addPath(shape.geometry, to: cr)
         if from > 0 || to < 1 { trimPath(cr, from: from, to: to) }
-        if let fill = shape.fill,
-           !compositeThroughCoverage(shape, paint: fill, bounds: bounds, alpha: alpha, stroke: nil, in: cr) {
+        if let fill = shape.fill {
             let pattern = makePattern(fill, bounds: bounds, alpha: alpha, hue: paintHue)
             cairo_set_source(cr, pattern)
             cairo_fill_preserve(cr)
             cairo_pattern_destroy(pattern)
         }
-        if let stroke = shape.stroke, stroke.width > 0,
-           !compositeThroughCoverage(shape, paint: stroke.paint, bounds: bounds, alpha: alpha, stroke: stroke, in: cr) {
+        if let stroke = shape.stroke, stroke.width > 0 {
             applyStrokeStyle(stroke, to: cr)
             let pattern = makePattern(stroke.paint, bounds: bounds, alpha: alpha, hue: paintHue)
             cairo_set_source(cr, pattern)
@@ -197,7 +195,7 @@ extension FrameRenderer {
 func makePattern(_ paint: Paint, bounds: Rect, alpha: Double, hue: Double) -> OpaquePointer {
     guard hue == 0 else { return makePattern(paint.hueRotated(by: hue), bounds: bounds, alpha: alpha, hue: 0) }
     func addStops(_ stops: [GradientStop], to pattern: OpaquePointer) {
-        for stop in sortedStops(stops) {
+        for stop in stops.sorted(by: { $0.location < $1.location }) {
             let c = stop.color
             cairo_pattern_add_color_stop_rgba(pattern, min(max(stop.location, 0), 1), c.red, c.green, c.blue, c.alpha * alpha)
         }
