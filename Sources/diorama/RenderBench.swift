@@ -14,7 +14,8 @@ struct RenderBench: AsyncParsableCommand {
             1. Per scene: every frame at --frame-rate (default 30) over the first --seconds of the scene \
             (default 10) is rendered with one renderer, as the player does (with --overlay, under the \
             player's overlay); prints the median and 95th percentile \
-            milliseconds per frame (snapshot evaluation excluded, and shown on its own).
+            milliseconds per frame (snapshot evaluation excluded, and shown on its own). With --at S, also the \
+            steadiest figure for one frame: the best of many renders of the frame at S s.
             2. A gaussian blur of a 300x300 premultiplied region at radius 20, as drawn (reduced resolution) \
             and at full resolution.
             3. Throughput of `diorama render` for the whole playlist at 30 fps, PNG encoding included, into \
@@ -48,6 +49,12 @@ struct RenderBench: AsyncParsableCommand {
 
     @Option(help: "Passes over the frames; a frame's cost is its fastest pass (1 gives the spread a single run has, as in the player).")
     var passes: Int = 3
+
+    @Option(help: ArgumentHelp("Also time the frame at this scene time alone: the best of --repeat renders, alternating with the frame a 60th of a second later so that only what stays still is cached (steady figures on a busy machine, for comparing changes). Repeatable.", valueName: "SECONDS"))
+    var at: [Double] = []
+
+    @Option(help: "Renders of each --at frame.")
+    var `repeat`: Int = 200
 
     @Flag(help: "Draw the player's overlay (progress bars, title, page dots) on every frame, as `diorama play` does.")
     var overlay = false
@@ -83,6 +90,15 @@ struct RenderBench: AsyncParsableCommand {
             let renderer = FrameRenderer(imageDirectory: URL(fileURLWithPath: loaded.baseDirectory, isDirectory: true))
             let count = max(1, Int(min(seconds, scene.duration.doubleValue) * frameRate))
             let title = scene.title.resolved(language: document.languages.defaultLanguage, fallback: document.languages.fallback)
+            /// With --overlay, `snapshot` (the scene at `time`) under the player's overlay.
+            func withOverlay(_ snapshot: Snapshot, at time: Double) -> Snapshot {
+                guard overlay else { return snapshot }
+                let content = OverlayContent(
+                    progress: OverlayContent.progress(sceneCount: document.scenes.count, current: index,
+                                                      fraction: time / scene.duration.doubleValue),
+                    currentScene: index, title: title)
+                return FrameComposer.compose(scene: snapshot, overlay: overlayComposer.nodes(for: content))
+            }
             // Several passes over the same frames; a frame's cost is its fastest pass, which strips most of the
             // time other processes take from this one on a busy machine.
             var wall = [Double](repeating: .infinity, count: count), cpu = wall, evaluateTimes: [Double] = []
@@ -93,13 +109,7 @@ struct RenderBench: AsyncParsableCommand {
                     var snapshot: Snapshot?
                     let time = Double(k) / frameRate
                     evaluateTimes.append(clock.measure { snapshot = evaluator.snapshot(scene: index, at: time) }.milliseconds)
-                    if overlay {
-                        let content = OverlayContent(
-                            progress: OverlayContent.progress(sceneCount: document.scenes.count, current: index,
-                                                              fraction: time / scene.duration.doubleValue),
-                            currentScene: index, title: title)
-                        snapshot = FrameComposer.compose(scene: snapshot!, overlay: overlayComposer.nodes(for: content))
-                    }
+                    snapshot = withOverlay(snapshot!, at: time)
                     try frame.bytes.withUnsafeMutableBytes { buffer in
                         let cpuStart = Self.threadCPUTime()
                         let elapsed = try clock.measure {
@@ -118,6 +128,11 @@ struct RenderBench: AsyncParsableCommand {
             print(String(format: "  %-10@ %6d %12.2f %10.2f %12.2f %10.2f %13.2f %9.2f", scene.id as NSString, count,
                          percentile(wall, 0.5), percentile(wall, 0.95), percentile(cpu, 0.5), percentile(cpu, 0.95), first,
                          percentile(evaluateTimes, 0.5)))
+            for time in at {
+                let pair = [time, time + 1.0 / 60].map { withOverlay(evaluator.snapshot(scene: index, at: $0), at: $0) }
+                let best = try bestCost(of: pair, width: width, height: height, imageDirectory: loaded.baseDirectory)
+                print(String(format: "    frame at %.2f s: best of %d renders %.3f ms (CPU)", time, max(`repeat`, 1), best))
+            }
             if slowest > 0 {
                 let worst = cpu.indices.sorted { cpu[$0] > cpu[$1] }.prefix(slowest)
                 print("    slowest: " + worst.map { String(format: "%.2f s %.2f ms", Double($0) / frameRate, cpu[$0]) }.joined(separator: ", "))
@@ -165,6 +180,22 @@ struct RenderBench: AsyncParsableCommand {
         print(String(format: "headless render to PNG, whole playlist at %dx%d, 30 fps: %d frames in %.1f s = %.1f frames per second",
                      width, height, frames.count, seconds, Double(frames.count) / seconds))
         print(String(format: "  (CPU time %.1f s over all threads: %.1f ms per frame)", cpuSeconds, cpuSeconds * 1000 / Double(frames.count)))
+    }
+
+    /// The least CPU time (ms) of `repeat` renders alternating between the frames of `pair`, with one renderer;
+    /// the first few, which fill the caches, do not count.
+    private func bestCost(of pair: [Snapshot], width: Int, height: Int, imageDirectory: String) throws -> Double {
+        let renderer = FrameRenderer(imageDirectory: URL(fileURLWithPath: imageDirectory, isDirectory: true))
+        var frame = RenderedFrame(width: width, height: height)
+        var best = Double.infinity
+        for index in 0..<(max(`repeat`, 1) + 6) {
+            let start = Self.threadCPUTime()
+            try frame.bytes.withUnsafeMutableBytes { buffer in
+                try renderer.render(pair[index % 2], into: buffer.baseAddress!, width: width, height: height, stride: width * 4)
+            }
+            if index >= 6 { best = min(best, Self.threadCPUTime() - start) }
+        }
+        return best
     }
 
     /// Milliseconds of CPU time used by the calling thread.
