@@ -11,16 +11,19 @@ struct PlayerBench: ParsableCommand {
         abstract: "Measure the player: time to first frame, per-frame cost, frame rate, peak memory and sync; prints figures.",
         discussion: """
             Plays FILE in a window on the current display (DISPLAY; e.g. under xvfb-run) with vsync off for \
-            --frames frames, with the overlay, and prints:
+            --frames frames (or --seconds; 62 covers the shipped playlist), with the overlay, and prints:
               1. the time from the command's start to the first presented frame (and from the process's start);
               2. per-frame cost at --size: compose (evaluate + overlay), render, upload, present, and their total, \
-            median and 95th percentile;
+            median and 95th percentile; the render stage also by this thread's CPU time (the wall time is far \
+            above it only when other threads, such as a software OpenGL's, compete for the cores); and, when the run \
+            reaches more than one scene, render and total by scene;
               3. the frame rate with vsync off;
               4. peak memory (VmHWM);
               5. sync figures from the run's --log (or, with --analyze, from an existing log of `diorama play --log`).
 
             Examples:
               swift build -c release && xvfb-run -s '-screen 0 1920x1080x24' .build/release/diorama bench player scenes.json
+              xvfb-run -s '-screen 0 1920x1080x24' .build/release/diorama bench player scenes.json --seconds 62
               .build/release/diorama bench player --analyze play.jsonl
             """
     )
