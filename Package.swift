@@ -18,16 +18,20 @@ let package = Package(
         .target(name: "DioramaTimeline", dependencies: ["DioramaDocument"]),
         // Pure Swift DSP: voices, the mixer, the lock-free command queue.
         .target(name: "DioramaMixer"),
-        // cairo/pango: a snapshot becomes pixels; PNG files.
-        .target(name: "DioramaRender", dependencies: ["DioramaTimeline", "CCairo", "CDioramaShims"]),
-        // libsndfile/libsamplerate/ALSA: the sound bank, WAV output, the real-time ALSA thread, synthesized media.
+        // cairo/pango: a snapshot becomes pixels; PNG files (zlib).
+        .target(name: "DioramaRender", dependencies: ["DioramaTimeline", "CCairo", "CZlib"]),
+        // libsndfile/libsamplerate/ALSA: the sound bank, WAV and FLAC output, the real-time ALSA thread, the offline mix.
         .target(name: "DioramaAudio", dependencies: ["DioramaTimeline", "DioramaMixer", "CSndfile", "CSampleRate", "CAlsa", "CDioramaShims"]),
         // SDL2: the window, the story-viewer interface, live reload.
         .target(name: "DioramaPlayer", dependencies: ["DioramaRender", "DioramaAudio", "CSDL", "CDioramaShims"]),
+        // Pure Swift DSP: the recipes of the project's own sounds, which `diorama synthesize-media` writes to media/.
+        .target(name: "DioramaSynthesis", dependencies: ["DioramaTimeline"]),
+        // The command line; its Bench/ folder holds every benchmark `diorama bench` runs.
         .executableTarget(
             name: "diorama",
             dependencies: [
                 "DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaMixer", "DioramaAudio", "DioramaPlayer",
+                "DioramaSynthesis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -39,16 +43,17 @@ let package = Package(
         .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSDL", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
-        .target(name: "CDioramaShims", dependencies: ["CAlsa", "CSDL", "CCairo", "CZlib"]),
+        .target(name: "CDioramaShims", dependencies: ["CAlsa", "CSDL", "CCairo"]),
 
         // Shared fixtures and helpers for the test targets.
         .target(name: "DioramaTestSupport", dependencies: ["DioramaDocument", "DioramaTimeline"], path: "Tests/DioramaTestSupport"),
         .testTarget(name: "DioramaDocumentTests", dependencies: ["DioramaDocument", "DioramaTimeline", "DioramaTestSupport"], resources: [.copy("Corpus")]),
         .testTarget(name: "DioramaTimelineTests", dependencies: ["DioramaTimeline", "DioramaTestSupport"]),
-        .testTarget(name: "DioramaMixerTests", dependencies: ["DioramaMixer"]),
+        .testTarget(name: "DioramaMixerTests", dependencies: ["DioramaMixer", "DioramaTestSupport"]),
         // Golden PNGs are read from beside the test source by path, not bundled.
         .testTarget(name: "DioramaRenderTests", dependencies: ["DioramaRender", "DioramaTestSupport"], exclude: ["Goldens"]),
-        .testTarget(name: "DioramaAudioTests", dependencies: ["DioramaAudio", "DioramaTimeline", "DioramaTestSupport"]),
+        .testTarget(name: "DioramaAudioTests", dependencies: ["DioramaAudio", "DioramaTimeline", "DioramaSynthesis", "DioramaTestSupport"]),
+        .testTarget(name: "DioramaSynthesisTests", dependencies: ["DioramaSynthesis", "DioramaAudio", "DioramaTestSupport"]),
         .testTarget(name: "DioramaPlayerTests", dependencies: ["DioramaPlayer", "DioramaTestSupport"]),
         .testTarget(name: "DioramaCLITests", dependencies: ["DioramaTestSupport"]),
     ],

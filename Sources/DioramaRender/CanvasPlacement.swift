@@ -30,7 +30,7 @@ public struct CanvasPlacement: Sendable, Equatable {
     }
 
     /// The canvas-to-output transform.
-    public var transform: DioramaTimeline.AffineTransform {
-        DioramaTimeline.AffineTransform(a: scale, b: 0, c: 0, d: scale, tx: originX, ty: originY)
+    public var transform: Transform2D {
+        Transform2D(a: scale, b: 0, c: 0, d: scale, tx: originX, ty: originY)
     }
 }

@@ -249,7 +249,7 @@ extension NodeSnapshot {
     }
 }
 
-extension DioramaTimeline.AffineTransform {
+extension Transform2D {
     var cairoMatrix: cairo_matrix_t {
         cairo_matrix_t(xx: a, yx: b, xy: c, yy: d, x0: tx, y0: ty)
     }

@@ -1,4 +1,4 @@
-import CDioramaShims
+import CZlib
 import Foundation
 
 /// Encodes frames as PNG files quickly: each row filtered (Sub or Up, whichever leaves smaller numbers),
@@ -64,15 +64,14 @@ enum PNGEncoder {
                 }
             }
         }
-        // zlib's compressBound.
-        let capacity = filtered.count + filtered.count >> 12 + filtered.count >> 14 + filtered.count >> 25 + 13
-        var compressed = [UInt8](repeating: 0, count: capacity)
-        let size = compressed.withUnsafeMutableBufferPointer { out in
+        var size = compressBound(uLong(filtered.count))
+        var compressed = [UInt8](repeating: 0, count: Int(size))
+        let status = compressed.withUnsafeMutableBufferPointer { out in
             filtered.withUnsafeBufferPointer { input in
-                diorama_zlib_compress(out.baseAddress!, capacity, input.baseAddress!, input.count, compressionLevel)
+                compress2(out.baseAddress!, &size, input.baseAddress!, uLong(input.count), compressionLevel)
             }
         }
-        guard size >= 0 else { return nil }
+        guard status == Z_OK else { return nil }
 
         var png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         func chunk(_ type: String, _ data: ArraySlice<UInt8>) {
@@ -84,7 +83,7 @@ enum PNGEncoder {
         let header = bigEndian(UInt32(width)) + bigEndian(UInt32(height))
             + [8, opaque ? 2 : 6, 0, 0, 0]  // 8 bits per sample, RGB or RGBA, deflate, adaptive filters, no interlace
         chunk("IHDR", header[...])
-        chunk("IDAT", compressed[..<size])
+        chunk("IDAT", compressed[..<Int(size)])
         chunk("IEND", [][...])
         return png
     }
@@ -93,18 +92,8 @@ enum PNGEncoder {
         [UInt8(value >> 24), UInt8((value >> 16) & 0xFF), UInt8((value >> 8) & 0xFF), UInt8(value & 0xFF)]
     }
 
-    private static let crcTable: [UInt32] = (0..<256).map { n in
-        var c = UInt32(n)
-        for _ in 0..<8 { c = c & 1 != 0 ? 0xEDB8_8320 ^ (c >> 1) : c >> 1 }
-        return c
-    }
-
-    /// The PNG (ISO 3309) CRC-32 of a chunk's type and data.
+    /// The PNG (ISO 3309) CRC-32 of a chunk's type and data: zlib's, which is the same polynomial.
     static func crc32(_ bytes: [UInt8]) -> UInt32 {
-        var crc: UInt32 = 0xFFFF_FFFF
-        crcTable.withUnsafeBufferPointer { table in
-            for byte in bytes { crc = table[Int((crc ^ UInt32(byte)) & 0xFF)] ^ (crc >> 8) }
-        }
-        return crc ^ 0xFFFF_FFFF
+        bytes.withUnsafeBufferPointer { UInt32(CZlib.crc32(0, $0.baseAddress, uInt($0.count))) }
     }
 }

@@ -97,7 +97,7 @@ struct EvaluationContext {
 
     /// Scale around the scale anchor, then rotation around the rotation anchor, then the offset
     /// (NodeStyle's order), composed in closed form: p' = R·(S·(p − As) + As − Ar) + Ar + offset.
-    static func transform(_ style: NodeStyle, frame: Rect) -> AffineTransform {
+    static func transform(_ style: NodeStyle, frame: Rect) -> Transform2D {
         let scaleAnchor = frame.point(at: style.scaleAnchor)
         let rotationAnchor = frame.point(at: style.rotationAnchor)
         let (sx, sy) = (style.scale.x, style.scale.y)
@@ -110,7 +110,7 @@ struct EvaluationContext {
         }
         let vx = scaleAnchor.x - sx * scaleAnchor.x - rotationAnchor.x
         let vy = scaleAnchor.y - sy * scaleAnchor.y - rotationAnchor.y
-        return AffineTransform(a: cosine * sx, b: sine * sx, c: -sine * sy, d: cosine * sy,
+        return Transform2D(a: cosine * sx, b: sine * sx, c: -sine * sy, d: cosine * sy,
                                tx: cosine * vx - sine * vy + rotationAnchor.x + style.offset.x,
                                ty: sine * vx + cosine * vy + rotationAnchor.y + style.offset.y)
     }

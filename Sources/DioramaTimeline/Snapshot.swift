@@ -22,7 +22,7 @@ public struct Snapshot: Sendable, Equatable {
 public struct NodeSnapshot: Sendable, Equatable {
     public var id: String?
     /// Maps the node's own coordinates to its parent's (scale, rotation and offset already composed).
-    public var transform: AffineTransform
+    public var transform: Transform2D
     /// The node's anchor frame in its own coordinates: gradients' unit points refer to it.
     public var bounds: Rect
     /// This node's own opacity, 0...1 (the renderer multiplies down the tree by drawing layers).
@@ -36,7 +36,7 @@ public struct NodeSnapshot: Sendable, Equatable {
     public var mask: Paint?
     public var content: SnapshotContent
 
-    public init(id: String? = nil, transform: AffineTransform = .identity, bounds: Rect, opacity: Double = 1,
+    public init(id: String? = nil, transform: Transform2D = .identity, bounds: Rect, opacity: Double = 1,
                 hueRotation: Double = 0, blur: Double = 0, shadow: Shadow? = nil, mask: Paint? = nil,
                 content: SnapshotContent) {
         self.id = id
@@ -141,33 +141,33 @@ public struct Particle: Sendable, Equatable {
 }
 
 /// A 2-D affine transform in cairo's convention: x' = a·x + c·y + tx, y' = b·x + d·y + ty.
-public struct AffineTransform: Sendable, Equatable {
+public struct Transform2D: Sendable, Equatable {
     public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
 
     public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
     }
 
-    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+    public static let identity = Transform2D(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
-    public static func translation(x: Double, y: Double) -> AffineTransform {
-        AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
+    public static func translation(x: Double, y: Double) -> Transform2D {
+        Transform2D(a: 1, b: 0, c: 0, d: 1, tx: x, ty: y)
     }
 
-    public static func scale(x: Double, y: Double) -> AffineTransform {
-        AffineTransform(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0)
+    public static func scale(x: Double, y: Double) -> Transform2D {
+        Transform2D(a: x, b: 0, c: 0, d: y, tx: 0, ty: 0)
     }
 
     /// Clockwise on screen (y grows downward) by `degrees`.
-    public static func rotation(degrees: Double) -> AffineTransform {
+    public static func rotation(degrees: Double) -> Transform2D {
         let radians = degrees * .pi / 180
         let (sine, cosine) = (sin(radians), cos(radians))
-        return AffineTransform(a: cosine, b: sine, c: -sine, d: cosine, tx: 0, ty: 0)
+        return Transform2D(a: cosine, b: sine, c: -sine, d: cosine, tx: 0, ty: 0)
     }
 
     /// `self` applied first, then `other`.
-    public func concatenating(_ other: AffineTransform) -> AffineTransform {
-        AffineTransform(
+    public func concatenating(_ other: Transform2D) -> Transform2D {
+        Transform2D(
             a: a * other.a + b * other.c,
             b: a * other.b + b * other.d,
             c: c * other.a + d * other.c,

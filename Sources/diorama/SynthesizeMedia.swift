@@ -1,5 +1,6 @@
 import ArgumentParser
 import DioramaAudio
+import DioramaSynthesis
 import Foundation
 
 /// Writes the project's own sounds (media/*.flac). Deterministic: rerunning rewrites the same files.

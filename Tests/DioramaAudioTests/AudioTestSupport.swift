@@ -17,7 +17,3 @@ func ramp(frames: Int) -> [Float] {
     (0..<frames).map { Float($0) / Float(max(frames - 1, 1)) - 0.5 }
 }
 
-/// One channel (0 = left, 1 = right) of interleaved stereo.
-func channel(_ samples: [Float], _ index: Int) -> [Float] {
-    stride(from: index, to: samples.count, by: 2).map { samples[$0] }
-}

@@ -1,5 +1,6 @@
 import DioramaAudio
 import DioramaMixer
+import DioramaSynthesis
 import Foundation
 import Testing
 

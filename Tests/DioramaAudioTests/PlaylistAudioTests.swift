@@ -1,6 +1,8 @@
 import DioramaAudio
 import DioramaDocument
 import DioramaMixer
+import DioramaSynthesis
+import DioramaTestSupport
 import DioramaTimeline
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import DioramaAudio
 import DioramaMixer
+import DioramaTestSupport
 import DioramaTimeline
 import Foundation
 import Testing

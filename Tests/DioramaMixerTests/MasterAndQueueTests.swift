@@ -1,4 +1,5 @@
 import DioramaMixer
+import DioramaTestSupport
 import Foundation
 import Testing
 

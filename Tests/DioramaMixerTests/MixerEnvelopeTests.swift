@@ -1,4 +1,5 @@
 import DioramaMixer
+import DioramaTestSupport
 import Testing
 
 @Suite struct MixerEnvelopeTests {

@@ -1,4 +1,5 @@
 import DioramaMixer
+import DioramaTestSupport
 import Testing
 
 /// Stops that arrive while paused, and the order pauses and resumes act in.

@@ -1,4 +1,5 @@
 import DioramaMixer
+import DioramaTestSupport
 import Testing
 
 /// Pause and resume: the output ramps to silence, voices hold still, and continue where they were.

@@ -14,11 +14,6 @@ func render(_ mixer: Mixer, frames: Int, blockSize: Int) -> [Float] {
     return output
 }
 
-/// One channel (0 = left, 1 = right) of interleaved stereo.
-func channel(_ samples: [Float], _ index: Int) -> [Float] {
-    stride(from: index, to: samples.count, by: 2).map { samples[$0] }
-}
-
 /// The largest absolute difference between neighbouring samples of one channel.
 func largestJump(_ samples: [Float]) -> Float {
     zip(samples, samples.dropFirst()).map { abs($1 - $0) }.max() ?? 0

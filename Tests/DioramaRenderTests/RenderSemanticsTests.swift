@@ -5,8 +5,6 @@ import DioramaTimeline
 import Foundation
 import Testing
 
-private typealias AffineTransform = DioramaTimeline.AffineTransform
-
 /// Pixel tests that need no golden images: each checks one meaning SwiftUI gives a modifier.
 @Suite struct RenderSemanticsTests {
     private func render(_ snapshot: Snapshot, _ width: Int = 100, _ height: Int = 100) throws -> RenderedFrame {
@@ -53,7 +51,7 @@ private typealias AffineTransform = DioramaTimeline.AffineTransform
                                        transform: RenderFixtures.rotation(degrees: 30, around: corner))
         let frame = try render(RenderFixtures.snapshot([node]))
         // Just inside the corner along the rotated edges the square is still there...
-        let inside = AffineTransform.rotation(degrees: 30).apply(to: Point(x: -3, y: 3))
+        let inside = Transform2D.rotation(degrees: 30).apply(to: Point(x: -3, y: 3))
         let c = channels(frame.pixel(x: Int(corner.x + inside.x), y: Int(corner.y + inside.y)))
         #expect(c.r > 240)
         // ...while the unrotated square's bottom-leading area is now empty and the corner region beyond is empty.
@@ -61,7 +59,7 @@ private typealias AffineTransform = DioramaTimeline.AffineTransform
         #expect(channels(frame.pixel(x: 73, y: 27)).r == 0)
         // The rotated bottom-trailing corner moved to where the rotation puts it.
         let moved = RenderFixtures.rotation(degrees: 30, around: corner).apply(to: rect.point(at: .bottomTrailing))
-        let towardsCentre = AffineTransform.rotation(degrees: 30).apply(to: Point(x: -3, y: -3))
+        let towardsCentre = Transform2D.rotation(degrees: 30).apply(to: Point(x: -3, y: -3))
         #expect(channels(frame.pixel(x: Int(moved.x + towardsCentre.x), y: Int(moved.y + towardsCentre.y))).r > 240)
     }
 

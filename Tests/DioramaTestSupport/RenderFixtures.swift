@@ -15,7 +15,7 @@ public enum RenderFixtures {
 
     /// A filled rectangle node whose bounds are the rectangle itself.
     public static func rect(_ rect: Rect, fill: Paint = .solid(red), cornerRadius: Double = 0,
-                            transform: AffineTransform = .identity, opacity: Double = 1, blur: Double = 0,
+                            transform: Transform2D = .identity, opacity: Double = 1, blur: Double = 0,
                             hueRotation: Double = 0, shadow: Shadow? = nil, mask: Paint? = nil) -> NodeSnapshot {
         NodeSnapshot(transform: transform, bounds: rect, opacity: opacity, hueRotation: hueRotation, blur: blur,
                      shadow: shadow, mask: mask,
@@ -34,15 +34,15 @@ public enum RenderFixtures {
     }
 
     /// A group of children with its own opacity and transform.
-    public static func group(_ children: [NodeSnapshot], transform: AffineTransform = .identity, opacity: Double = 1,
+    public static func group(_ children: [NodeSnapshot], transform: Transform2D = .identity, opacity: Double = 1,
                              bounds: Rect = Rect(x: 0, y: 0, width: 100, height: 100)) -> NodeSnapshot {
         NodeSnapshot(transform: transform, bounds: bounds, opacity: opacity, content: .group(children))
     }
 
     /// Rotation by `degrees` (clockwise on screen) around `anchor`, in the node's parent space:
     /// translate the anchor to the origin, rotate, translate back, as SwiftUI's `rotationEffect(_:anchor:)`.
-    public static func rotation(degrees: Double, around anchor: Point) -> AffineTransform {
-        AffineTransform.translation(x: -anchor.x, y: -anchor.y)
+    public static func rotation(degrees: Double, around anchor: Point) -> Transform2D {
+        Transform2D.translation(x: -anchor.x, y: -anchor.y)
             .concatenating(.rotation(degrees: degrees))
             .concatenating(.translation(x: anchor.x, y: anchor.y))
     }

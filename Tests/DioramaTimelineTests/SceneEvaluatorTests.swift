@@ -5,14 +5,12 @@ import Testing
 @testable import DioramaTimeline
 
 private typealias F = TimelineFixtures
-/// Foundation has an AffineTransform too.
-private typealias AffineTransform = DioramaTimeline.AffineTransform
 
 private func scene(_ nodes: [Node], duration: String = "10") -> Document {
     F.document([Scene(id: "test", title: LocalizedString("Test"), duration: F.seconds(duration), nodes: nodes)])
 }
 
-private func close(_ a: AffineTransform, _ b: AffineTransform, _ tolerance: Double = 1e-9) -> Bool {
+private func close(_ a: Transform2D, _ b: Transform2D, _ tolerance: Double = 1e-9) -> Bool {
     abs(a.a - b.a) < tolerance && abs(a.b - b.b) < tolerance && abs(a.c - b.c) < tolerance && abs(a.d - b.d) < tolerance
         && abs(a.tx - b.tx) < tolerance && abs(a.ty - b.ty) < tolerance
 }
@@ -28,7 +26,7 @@ private func close(_ a: Point, _ b: Point, _ tolerance: Double = 1e-9) -> Bool {
                               scale: Point(x: 2, y: 0.5), scaleAnchor: .topLeading)
         let snapshot = SceneEvaluator(document: scene([Node(content: .rect(RectShape(rect: rect)), style: style)])).snapshot(scene: 0, at: 0)
         let scaleAnchor = Point(x: 10, y: 20), rotationAnchor = Point(x: 110, y: 70)
-        let expected = AffineTransform.translation(x: -scaleAnchor.x, y: -scaleAnchor.y)
+        let expected = Transform2D.translation(x: -scaleAnchor.x, y: -scaleAnchor.y)
             .concatenating(.scale(x: 2, y: 0.5))
             .concatenating(.translation(x: scaleAnchor.x, y: scaleAnchor.y))
             .concatenating(.translation(x: -rotationAnchor.x, y: -rotationAnchor.y))
@@ -39,7 +37,7 @@ private func close(_ a: Point, _ b: Point, _ tolerance: Double = 1e-9) -> Bool {
         // The scale anchor stays put under scaling; the whole then turns about the rotation anchor's scaled image.
         let transform = snapshot.nodes[0].transform
         #expect(close(transform.apply(to: Point(x: 10, y: 20)),
-                      AffineTransform.rotation(degrees: 30).apply(to: Point(x: -100, y: -50)).offset(by: Point(x: 117, y: 67))))
+                      Transform2D.rotation(degrees: 30).apply(to: Point(x: -100, y: -50)).offset(by: Point(x: 117, y: 67))))
     }
 
     @Test func anchorsUseTheFrameWhenGiven() {

@@ -6,6 +6,5 @@
 void diorama_alsa_silence_errors(void);
 
 #include "diorama_sdl.h"
-#include "diorama_compress.h"
 
 #endif

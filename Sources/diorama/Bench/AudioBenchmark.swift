@@ -2,18 +2,18 @@ import DioramaMixer
 import Foundation
 
 /// Figures of the audio benchmarks, for `diorama bench audio`.
-public struct AudioBenchmarkFigures: Sendable {
-    public var voices: Int
-    public var mixedSeconds: Double
-    public var wallSeconds: Double
+struct AudioBenchmarkFigures: Sendable {
+    var voices: Int
+    var mixedSeconds: Double
+    var wallSeconds: Double
     /// Seconds of audio mixed per second of work, on one core.
-    public var realTimeFactor: Double { mixedSeconds / max(wallSeconds, 1e-9) }
+    var realTimeFactor: Double { mixedSeconds / max(wallSeconds, 1e-9) }
 }
 
-public enum AudioBenchmark {
+enum AudioBenchmark {
     /// Mixes `seconds` of audio with `voices` looping voices (fades, pans, the limiter all active)
     /// in 256-frame blocks on the calling thread, and times it.
-    public static func mixer(voices: Int = 32, seconds: Double = 60, sampleRate: Int = 48_000) -> AudioBenchmarkFigures {
+    static func mixer(voices: Int = 32, seconds: Double = 60, sampleRate: Int = 48_000) -> AudioBenchmarkFigures {
         var state: UInt64 = 1
         let sounds = (0..<8).map { index -> MixerSound in
             let frames = sampleRate + index * 997
@@ -49,7 +49,7 @@ public enum AudioBenchmark {
     /// The same cue mix made by ffmpeg: each cue's file delayed with `adelay` and summed with
     /// `amix` (normalize=0), written as 16-bit WAV. Returns the wall time, or nil if ffmpeg failed.
     /// - Parameters: `cues`: (file path, start frame, gain) at `sampleRate`; `frames`: output length.
-    public static func ffmpegMix(cues: [(path: String, frame: Int64, gain: Double)], frames: Int64, sampleRate: Int = 48_000,
+    static func ffmpegMix(cues: [(path: String, frame: Int64, gain: Double)], frames: Int64, sampleRate: Int = 48_000,
                                  to output: String) -> Double? {
         guard !cues.isEmpty else { return nil }
         var arguments = ["-nostdin", "-v", "error", "-y"]

@@ -1,13 +1,14 @@
 import DioramaDocument
 import DioramaTimeline
+@testable import DioramaPlayer
 
-/// A tiny software renderer for tests and benchmarks without cairo: the background's and solid rect
+/// A tiny software renderer for tests without cairo: the background's and solid rect
 /// fills' colours only (gradients use their first stop; ellipses fill their bounding box; text,
 /// particles and images are skipped), with translations and scales. Letterboxed like the real one.
-public final class FlatRenderer: SnapshotRendering {
-    public init() {}
+final class FlatRenderer: SnapshotRendering {
+    init() {}
 
-    public func draw(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) {
+    func draw(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) {
         let rows = pixels.assumingMemoryBound(to: UInt8.self)
         for y in 0..<height {
             (rows + y * stride).withMemoryRebound(to: UInt32.self, capacity: width) { $0.update(repeating: 0xFF00_0000, count: width) }
@@ -15,13 +16,13 @@ public final class FlatRenderer: SnapshotRendering {
         let letterbox = Letterbox(canvas: snapshot.canvas, window: Size(width: Double(width), height: Double(height)))
         let viewport = letterbox.viewport
         let scale = letterbox.scale
-        let toPixels = AffineTransform(a: scale, b: 0, c: 0, d: scale, tx: viewport.x, ty: viewport.y)
+        let toPixels = Transform2D(a: scale, b: 0, c: 0, d: scale, tx: viewport.x, ty: viewport.y)
         let canvasRect = Rect(x: 0, y: 0, width: snapshot.canvas.width, height: snapshot.canvas.height)
         fill(canvasRect, paint: snapshot.background, transform: toPixels, clip: viewport, rows: rows, stride: stride)
         for node in snapshot.nodes { draw(node, parent: toPixels, clip: viewport, rows: rows, stride: stride) }
     }
 
-    private func draw(_ node: NodeSnapshot, parent: AffineTransform, clip: Rect, rows: UnsafeMutablePointer<UInt8>, stride: Int) {
+    private func draw(_ node: NodeSnapshot, parent: Transform2D, clip: Rect, rows: UnsafeMutablePointer<UInt8>, stride: Int) {
         let transform = node.transform.concatenating(parent)
         switch node.content {
         case .group(let children):
@@ -42,7 +43,7 @@ public final class FlatRenderer: SnapshotRendering {
         }
     }
 
-    private func fill(_ rect: Rect, paint: Paint, transform: AffineTransform, clip: Rect,
+    private func fill(_ rect: Rect, paint: Paint, transform: Transform2D, clip: Rect,
                       rows: UnsafeMutablePointer<UInt8>, stride: Int, opacity: Double = 1) {
         let color: Color
         switch paint {
@@ -76,13 +77,13 @@ public final class FlatRenderer: SnapshotRendering {
     }
 }
 
-/// A scene source for tests and benchmarks without the timeline: each scene's background, and a
+/// A scene source for tests without the timeline: each scene's background, and a
 /// white bar along the bottom whose width is the fraction of the scene elapsed, so the scene time
 /// can be read from the pixels.
-public final class ClockSceneSource: SceneSource {
-    public init() {}
+final class ClockSceneSource: SceneSource {
+    init() {}
 
-    public func snapshot(of document: Document, scene: Int, time: Double, language: String) -> Snapshot {
+    func snapshot(of document: Document, scene: Int, time: Double, language: String) -> Snapshot {
         let canvas = Size(width: document.canvas.width, height: document.canvas.height)
         let definition = document.scenes[scene]
         let fraction = min(max(time / definition.duration.doubleValue, 0), 1)

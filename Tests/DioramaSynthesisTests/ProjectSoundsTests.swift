@@ -1,4 +1,6 @@
 import DioramaAudio
+import DioramaSynthesis
+import DioramaTestSupport
 import Foundation
 import Testing
 

@@ -1,0 +1,35 @@
+import DioramaMixer
+@testable import DioramaPlayer
+
+/// A sound output whose clock the caller moves by hand; it records every command.
+final class ManualSoundOutput: SoundOutput {
+    let sampleRate: Int
+    /// The frame being heard.
+    var heard: Double = 0
+    /// Frames rendered ahead of what is heard (the device's latency), in frames.
+    var latency: Int64 = 0
+    var volume: Float = 1
+    var isLive: Bool = true
+    var commandMargin: Int64 = 0
+    /// Every command sent, with the write frame at the time.
+    private(set) var commands: [(command: MixerCommand, writeFrame: Int64)] = []
+
+    init(sampleRate: Int = 48_000) {
+        self.sampleRate = sampleRate
+    }
+
+    func heardFrame() -> Double { heard }
+    func writeFrame() -> Int64 { Int64(heard.rounded(.down)) + latency }
+
+    func send(_ command: MixerCommand) -> Bool {
+        commands.append((command, writeFrame()))
+        return true
+    }
+
+    /// The voice starts sent so far.
+    var starts: [VoiceStart] {
+        commands.compactMap { if case .start(let start) = $0.command { start } else { nil } }
+    }
+
+    func clearCommands() { commands.removeAll() }
+}
