@@ -22,6 +22,7 @@ import Testing
         ("ocean", 1.2, "en"), ("ocean", 2.7, "en"),
         ("swing", 1.09, "en"), ("swing", 2.09, "en"),
         ("flower", 3.5, "en"), ("flower", 5.0, "en"), ("flower", 3.5, "ja"), ("flower", 5.0, "zh"),
+        ("breathing", 3.0, "en"), ("breathing", 6.5, "zh"),
     ]
 
     private func load() throws -> LoadedDocument {
