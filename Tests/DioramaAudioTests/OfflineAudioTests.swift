@@ -1,6 +1,7 @@
 import DioramaAudio
 import DioramaMixer
 import DioramaSynthesis
+import DioramaTestSupport
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 import DioramaAudio
 import DioramaDocument
+import DioramaTestSupport
 import Testing
 
 @Suite struct SoundBankTests {

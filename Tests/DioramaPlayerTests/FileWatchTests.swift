@@ -1,10 +1,14 @@
+import DioramaTestSupport
 import Foundation
 @testable import DioramaPlayer
 import Testing
 
 @Suite struct FileWatchTests {
+    let temporary: TemporaryFolder
+    init() throws { temporary = try TemporaryFolder() }
+
     func file(_ contents: String) throws -> String {
-        let path = NSTemporaryDirectory() + "diorama-watch-\(UUID().uuidString).json"
+        let path = temporary.path("\(UUID().uuidString).json")
         try Data(contents.utf8).write(to: URL(fileURLWithPath: path))
         return path
     }

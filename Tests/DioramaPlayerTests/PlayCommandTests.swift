@@ -1,10 +1,14 @@
 import DioramaPlayer
+import DioramaTestSupport
 import Foundation
 import Testing
 
 /// `diorama play` as a user runs it, in a process of its own: SDL's dummy video driver and ALSA's
 /// `null` device (which the player paces to real time), ended by `--frames`.
 @Suite struct PlayCommandTests {
+    let temporary: TemporaryFolder
+    init() throws { temporary = try TemporaryFolder() }
+
     struct Result {
         var status: Int32
         var standardError: String
@@ -43,7 +47,7 @@ import Testing
     }
 
     func folder() throws -> URL {
-        let url = URL(fileURLWithPath: NSTemporaryDirectory() + "diorama-play-\(UUID().uuidString)")
+        let url = temporary.url.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }

@@ -1,9 +1,13 @@
+import DioramaTestSupport
 import Foundation
 @testable import DioramaPlayer
 import Testing
 
 @Suite struct PlayLogTests {
-    func temporaryPath() -> String { NSTemporaryDirectory() + "diorama-log-\(UUID().uuidString).jsonl" }
+    let temporary: TemporaryFolder
+    init() throws { temporary = try TemporaryFolder() }
+
+    func temporaryPath() -> String { temporary.path("\(UUID().uuidString).jsonl") }
 
     @Test func theLogRecordsFramesAndCuesAsJSONLinesThatTheAnalysisReadsBack() throws {
         let path = temporaryPath()

@@ -21,19 +21,19 @@ final class PlayerHarness {
 
     static let rate = 48_000
 
-    /// A fresh settings path in a new temporary folder.
-    static func temporarySettingsPath() -> String {
-        NSTemporaryDirectory() + "diorama-player-\(UUID().uuidString)/diorama/settings.json"
-    }
+    /// Holds the default settings file; removed with the harness.
+    private let temporary: TemporaryFolder
 
     /// - Parameters:
     ///   - load: the loader (default: the fixture story, always loading).
     ///   - latency: frames between the write frame and what is heard.
     init(scenesPath: String = "story.json", windowSize: Size? = nil, wraps: Bool = true, showsOverlay: Bool = true, language: String? = nil,
-         settingsPath: String = PlayerHarness.temporarySettingsPath(), latency: Int64 = 0,
+         settingsPath: String? = nil, latency: Int64 = 0,
          renderer: any SnapshotRendering = FlatRenderer(), windowRenderer: WindowRenderer = .auto,
          load: ((String) -> Result<LoadedPlaylist, PlaylistLoadFailure>)? = nil,
          audioOpened: @escaping (LoadedPlaylist) -> [String] = { _ in [] }) throws {
+        let temporary = try TemporaryFolder()
+        let settingsPath = settingsPath ?? temporary.path("diorama/settings.json")
         let clock = TestClock()
         let output = ManualSoundOutput(sampleRate: Self.rate)
         output.latency = latency
@@ -57,6 +57,7 @@ final class PlayerHarness {
         self.output = output
         self.clock = clock
         self.settingsPath = settingsPath
+        self.temporary = temporary
         // Start from an empty queue: nothing left over from earlier windows.
         SDL_FlushEvents(0, UInt32.max)
     }

@@ -50,7 +50,8 @@ extension WindowSuites {
         }
 
         @Test func aCorruptSettingsFileIsReportedInOneLineAndReplacedOnlyByTheNextChoice() throws {
-            let path = PlayerHarness.temporarySettingsPath()
+            let temporary = try TemporaryFolder()
+            let path = temporary.path("diorama/settings.json")
             try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
             let corrupt = Data("{ \"language\": ".utf8)
             try corrupt.write(to: URL(fileURLWithPath: path))
@@ -83,7 +84,8 @@ extension WindowSuites {
         }
 
         @Test func aSaveReloadsKeepingTheSceneAndTimeAndABrokenFileShowsItsErrorsUntilFixed() throws {
-            let folder = NSTemporaryDirectory() + "diorama-reload-\(UUID().uuidString)"
+            let temporary = try TemporaryFolder()
+            let folder = temporary.url.path
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let path = folder + "/scenes.json"
             try Data(Self.scenesJSON().utf8).write(to: URL(fileURLWithPath: path))
@@ -119,7 +121,8 @@ extension WindowSuites {
         }
 
         @Test func rReloadsAtOnce() throws {
-            let folder = NSTemporaryDirectory() + "diorama-reload-\(UUID().uuidString)"
+            let temporary = try TemporaryFolder()
+            let folder = temporary.url.path
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let path = folder + "/scenes.json"
             try Data(Self.scenesJSON().utf8).write(to: URL(fileURLWithPath: path))
@@ -136,7 +139,8 @@ extension WindowSuites {
         }
 
         @Test func aFileThatDoesNotLoadAtStartIsAnErrorWithItsDiagnostics() throws {
-            let folder = NSTemporaryDirectory() + "diorama-reload-\(UUID().uuidString)"
+            let temporary = try TemporaryFolder()
+            let folder = temporary.url.path
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             let path = folder + "/scenes.json"
             try Data("{ \"canvas\": ".utf8).write(to: URL(fileURLWithPath: path))
@@ -152,7 +156,8 @@ extension WindowSuites {
 
 extension WindowSuites.PlayerSettingsAndReloadTests {
     @Test func aChangedSoundFileReopensTheSoundAndPlaysOnFromTheSameSceneAndTime() throws {
-        let folder = NSTemporaryDirectory() + "diorama-reload-\(UUID().uuidString)"
+        let temporary = try TemporaryFolder()
+        let folder = temporary.url.path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let path = folder + "/scenes.json", sound = folder + "/bell.wav"
         try Data("first take".utf8).write(to: URL(fileURLWithPath: sound))

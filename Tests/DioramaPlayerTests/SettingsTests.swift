@@ -1,12 +1,16 @@
 import DioramaDocument
+import DioramaTestSupport
 import Foundation
 @testable import DioramaPlayer
 import Testing
 
 @Suite struct SettingsTests {
-    /// A fresh folder under the system's temporary directory.
+    let temporary: TemporaryFolder
+    init() throws { temporary = try TemporaryFolder() }
+
+    /// A fresh folder inside the test's temporary folder.
     func folder() throws -> String {
-        let path = NSTemporaryDirectory() + "diorama-settings-\(UUID().uuidString)"
+        let path = temporary.path(UUID().uuidString)
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         return path
     }
