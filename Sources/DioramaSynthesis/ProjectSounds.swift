@@ -18,7 +18,8 @@ public struct SynthesizedSound: Sendable {
 /// Levels (measured with ffmpeg's ebur128): beds at about -29 to -31 LUFS, cues at about -22 to
 /// -26 LUFS, peaks never above -1 dBFS, so a cue stands clear of its scene's bed without startling.
 public enum ProjectSounds {
-    public static let names = ["surf", "bell", "creak", "birds", "breathe-in", "breathe-out", "wind", "chime", "click"]
+    public static let names = ["surf", "bell", "creak", "birds", "breathe-in", "breathe-out", "wind", "chime", "click",
+                               "music", "crackle", "hum", "ding"]
 
     /// Synthesizes the sound called `name` (one of `names`), or nil.
     public static func make(_ name: String, sampleRate: Int = 48_000) -> SynthesizedSound? {
@@ -34,6 +35,10 @@ public enum ProjectSounds {
         case "wind": made = (wind(rate), true)
         case "chime": made = (chime(rate), false)
         case "click": made = (click(rate), false)
+        case "music": made = (music(rate), true)
+        case "crackle": made = (crackle(rate), true)
+        case "hum": made = (hum(rate), true)
+        case "ding": made = (ding(rate), false)
         default: return nil
         }
         return SynthesizedSound(name: name, sampleRate: sampleRate, samples: made.samples.map { Float($0) }, loops: made.loops)
@@ -278,5 +283,115 @@ public enum ProjectSounds {
         }
         fadeTail(&samples, seconds: 0.005, sampleRate: rate)
         return samples
+    }
+
+    // MARK: The record player and the elevator
+
+    /// The record's music, an 8 s loop: an electric-piano arpeggio over Cmaj7, Am7, Fmaj7 and G6 (two
+    /// seconds each, eighth notes at 120 bpm) with a soft bass note per bar. Notes ringing past the end
+    /// wrap round to the start, so the loop is seamless by construction.
+    static func music(_ rate: Double) -> [Double] {
+        let length = Int(8 * rate)
+        var samples = [Double](repeating: 0, count: length)
+        // MIDI note numbers: each chord's arpeggio (up and back) and its bass.
+        let bars: [(arpeggio: [Int], bass: Int)] = [
+            ([60, 64, 67, 71, 72, 71, 67, 64], 36),  // Cmaj7
+            ([57, 60, 64, 67, 69, 67, 64, 60], 33),  // Am7
+            ([53, 57, 60, 64, 65, 64, 60, 57], 29),  // Fmaj7
+            ([55, 59, 62, 64, 67, 64, 62, 59], 31),  // G6
+        ]
+        func frequency(_ note: Int) -> Double { 440 * pow(2, Double(note - 69) / 12) }
+        /// A tine: a sine with a touch of its octave and twelfth, a bell-like attack and an exponential decay.
+        func strike(_ note: Int, at time: Double, level: Double, decay: Double, ring: Double) {
+            let first = Int(time * rate)
+            let count = Int(ring * rate)
+            let omega = 2 * Double.pi * frequency(note) / rate
+            for offset in 0..<count {
+                let t = Double(offset) / rate
+                let attack = offset < 240 ? smoothRise(Double(offset) / 240) : 1
+                let envelope = level * attack * exp(-t / decay)
+                let phase = omega * Double(offset)
+                let tone = sin(phase) + 0.22 * sin(2 * phase) * exp(-t / 0.25) + 0.08 * sin(3 * phase) * exp(-t / 0.12)
+                samples[(first + offset) % length] += envelope * tone
+            }
+        }
+        for (bar, chord) in bars.enumerated() {
+            let start = Double(bar) * 2
+            strike(chord.bass, at: start, level: 0.55, decay: 0.9, ring: 3)
+            for (step, note) in chord.arpeggio.enumerated() {
+                let accent = step % 4 == 0 ? 1.0 : 0.75
+                strike(note, at: start + Double(step) * 0.25, level: 0.32 * accent, decay: 0.55, ring: 2.2)
+            }
+        }
+        // A gentle low-pass, run twice round the loop so its state at the seam is the state it would have.
+        var warmth = Biquad(.lowpass, frequency: 3200, q: 0.7, sampleRate: rate)
+        for index in 0..<length { _ = warmth.process(samples[index]) }
+        let filtered = samples.map { warmth.process($0) }
+        return normalized(filtered, peak: -8)
+    }
+
+    /// Vinyl surface noise, a 6 s loop: a low hiss with a slow wow, and sparse crackles of random size.
+    static func crackle(_ rate: Double) -> [Double] {
+        let loopLength = Int(6 * rate)
+        let total = loopLength + Int(0.5 * rate)
+        var hiss = PinkNoise(seed: 0xC2AC)
+        var pops = SplitMix64(seed: 0xC2AD)
+        var tone = Biquad(.bandpass, frequency: 2400, q: 0.6, sampleRate: rate)
+        var popFilter = Biquad(.highpass, frequency: 900, q: 0.7, sampleRate: rate)
+        var take = [Double](repeating: 0, count: total)
+        var popLevel = 0.0
+        for index in 0..<total {
+            let t = Double(index) / rate
+            // About 14 crackles a second, most of them faint.
+            if pops.unit() < 14 / rate { popLevel = pow(pops.unit(), 3) * (pops.unit() < 0.5 ? 1 : -1) }
+            let pop = popFilter.process(popLevel)
+            popLevel *= 0.82
+            let wow = 1 + 0.15 * sin(2 * Double.pi * t / 1.8)
+            take[index] = tone.process(hiss.next()) * 0.25 * wow + pop * 0.9
+        }
+        return normalized(seamlessLoop(take, loopLength: loopLength), peak: -7)
+    }
+
+    /// An elevator car's hum, a 6 s loop: mains hum at 50 Hz with its harmonics, and a low rumble of
+    /// air that swells slowly.
+    static func hum(_ rate: Double) -> [Double] {
+        let loopLength = Int(6 * rate)
+        let total = loopLength + Int(1 * rate)
+        var air = PinkNoise(seed: 0x4A11)
+        var rumble = Biquad(.lowpass, frequency: 220, q: 0.7, sampleRate: rate)
+        var swell = Wander(seed: 0x4A12, range: 0.6...1, seconds: 1.5, sampleRate: rate)
+        var take = [Double](repeating: 0, count: total)
+        for index in 0..<total {
+            // 50 Hz and its harmonics complete whole cycles in the 6 s loop: the hum itself is seamless.
+            let phase = 2 * Double.pi * 50 * Double(index) / rate
+            let mains = 0.5 * sin(phase) + 0.3 * sin(2 * phase) + 0.12 * sin(3 * phase) + 0.05 * sin(5 * phase)
+            take[index] = 0.35 * mains + rumble.process(air.next()) * 1.6 * swell.next()
+        }
+        return normalized(seamlessLoop(take, loopLength: loopLength), peak: -12)
+    }
+
+    /// An elevator's arrival chime: two soft vibraphone tones, G5 then E5.
+    static func ding(_ rate: Double) -> [Double] {
+        let length = Int(3 * rate)
+        var samples = [Double](repeating: 0, count: length)
+        // A vibraphone bar's modes: the fundamental, a tuned fourth partial, a faint tenth.
+        let modes: [(ratio: Double, amplitude: Double, t60: Double)] = [(1, 1, 2.4), (4, 0.25, 0.7), (10, 0.05, 0.25)]
+        for (fundamental, start) in [(783.99, 0.0), (659.26, 0.42)] {
+            let first = Int(start * rate)
+            for mode in modes {
+                let omega = 2 * Double.pi * fundamental * mode.ratio / rate
+                let decay = exp(-6.9078 / (mode.t60 * rate))
+                var envelope = mode.amplitude
+                for offset in 0..<(length - first) {
+                    let rise = offset < 120 ? smoothRise(Double(offset) / 120) : 1
+                    // The vibraphone's slow tremolo.
+                    let tremolo = 1 - 0.12 * (1 - cos(2 * Double.pi * 5.5 * Double(offset) / rate)) / 2
+                    samples[first + offset] += envelope * rise * tremolo * sin(omega * Double(offset))
+                    envelope *= decay
+                }
+            }
+        }
+        fadeTail(&samples, seconds: 0.5, sampleRate: rate)
+        return normalized(samples, peak: -10)
     }
 }
