@@ -18,22 +18,18 @@ extension EvaluationContext {
 }
 
 public enum TextReveal {
+    /// A millionth of a character: what reveal × count may fall short of a whole number by rounding alone
+    /// (0.29 × 100 is 28.999999999999996 in binary, 2 / 12 × 6 is 0.9999999999999999).
+    static let tolerance = 1e-6
+
     /// How many leading characters (grapheme clusters, Swift's `Character`) a typewriter at `reveal` shows:
-    /// ⌊reveal × count⌋ computed from reveal's shortest decimal form, so 0.29 of 100 characters is 29, not 28.
+    /// ⌊reveal × count⌋, taken a millionth of a character early so that rounding never holds one back.
     /// nil when all show (reveal ≥ 1).
     public static func visibleCharacters(of text: String, reveal: Double) -> Int? {
         guard reveal < 1 else { return nil }
         guard reveal > 0 else { return 0 }
         let count = text.count
-        let decimal = DecimalDigits(reveal)
-        // reveal = 0.d₁d₂…dₖ × 10^point, with k ≤ 17 significant digits.
-        let scaleExponent = decimal.digits.count - decimal.point
-        guard scaleExponent <= 30 else { return 0 }  // below 10⁻¹³: no string is long enough to show a character
-        var mantissa: Int128 = 0
-        for digit in decimal.digits { mantissa = mantissa * 10 + Int128(digit) }
-        var scale: Int128 = 1
-        for _ in 0..<max(0, scaleExponent) { scale *= 10 }
-        return min(count, Int(mantissa * Int128(count) / scale))
+        return min(count, Int((reveal * Double(count) + tolerance).rounded(.down)))
     }
 }
 
