@@ -103,9 +103,10 @@ import Testing
     }
 
     @Test func aCounterKeyframeTrackMayChangeTheWordsAroundTheNumber() throws {
-        // A counter's text track may leave {value} out ("Arrived"), without a warning.
+        // A counter's text track may leave {value} out ("Arrived"), and then the node's own text (which the
+        // track replaces) may too, without a warning.
         let (_, warnings) = try decode(node: """
-            { "type": "text", "value": 1, "text": "Floor {value}", "animations": [{ "property": "text", "keyframes": [
+            { "type": "text", "value": 1, "text": "never shown", "animations": [{ "property": "text", "keyframes": [
                 { "time": 0, "value": "Floor {value}" }, { "time": 3, "value": { "en": "Arrived", "ja": "到着" } }] }] }
             """)
         #expect(warnings.isEmpty)

@@ -10,7 +10,10 @@ extension DocumentDecoder {
         var text: LocalizedString?
         if let member = fields["text"] {
             text = localizedString(member.value, path: fields.path("text"))
-            if text != nil { checkPlaceholders(member.value, path: fields.path("text"), isCounter: isCounter, requiredInCounter: true) }
+            if text != nil {
+                // A text track replaces the node's own text, so that text need not show the number.
+                checkPlaceholders(member.value, path: fields.path("text"), isCounter: isCounter, requiredInCounter: !hasTextTrack(fields))
+            }
         } else if isCounter {
             // `Text(value, format:)`: a counter without words shows its number alone.
             text = LocalizedString(NumberFormat.placeholder, language: languages.fallback)
