@@ -275,11 +275,15 @@ public struct TextContent: Sendable, Equatable {
     /// Which point of the text's box sits at `position` (center by default).
     public var alignment: UnitPoint
     public var font: Font
-    public init(text: LocalizedString, position: Point, alignment: UnitPoint = .center, font: Font = Font()) {
+    /// How a counter's number is written where its text says `{value}` (the number is `NodeStyle.textValue`).
+    public var numberFormat: NumberFormat
+    public init(text: LocalizedString, position: Point, alignment: UnitPoint = .center, font: Font = Font(),
+                numberFormat: NumberFormat = NumberFormat()) {
         self.text = text
         self.position = position
         self.alignment = alignment
         self.font = font
+        self.numberFormat = numberFormat
     }
 }
 
@@ -423,12 +427,16 @@ public struct NodeStyle: Sendable, Equatable {
     public var cornerRadius: Double
     /// The wave shape's animatable curve amount, a fraction of its height.
     public var yOffset: Double
+    /// A text counter's number, shown where its text says `{value}`; nil for text that is not a counter.
+    public var textValue: Double?
+    /// The fraction of a text's characters (grapheme clusters) shown, 0...1, like a typewriter.
+    public var reveal: Double
 
     public init(offset: Point = Point(x: 0, y: 0), rotation: Double = 0, rotationAnchor: UnitPoint = .center,
                 scale: Point = Point(x: 1, y: 1), scaleAnchor: UnitPoint = .center, opacity: Double = 1,
                 hueRotation: Double = 0, blur: Double = 0, shadow: Shadow? = nil, mask: Paint? = nil,
                 fill: Paint? = nil, stroke: Stroke? = nil, trimFrom: Double = 0, trimTo: Double = 1,
-                cornerRadius: Double = 0, yOffset: Double = 0) {
+                cornerRadius: Double = 0, yOffset: Double = 0, textValue: Double? = nil, reveal: Double = 1) {
         self.offset = offset
         self.rotation = rotation
         self.rotationAnchor = rotationAnchor
@@ -445,6 +453,8 @@ public struct NodeStyle: Sendable, Equatable {
         self.trimTo = trimTo
         self.cornerRadius = cornerRadius
         self.yOffset = yOffset
+        self.textValue = textValue
+        self.reveal = reveal
     }
 }
 
@@ -659,16 +669,24 @@ public enum AnimatableProperty: String, Sendable, Equatable, Hashable, CaseItera
     case trimFrom = "trim.from"
     case trimTo = "trim.to"
     case yOffset
+    /// A text node's text, from keyframes of (localized) strings; it never interpolates.
+    case text
+    /// A text counter's number.
+    case value
+    /// The fraction of a text's characters shown.
+    case reveal
 
     public var isColor: Bool {
         self == .shadowColor || self == .strokeColor || self == .fillColor
     }
 }
 
-/// A value an animation produces: a number or a colour, matching its property.
+/// A value an animation produces: a number, a colour or a text, matching its property.
 public enum AnimationValue: Sendable, Equatable {
     case number(Double)
     case color(Color)
+    /// A text keyframe's string, resolved per language when the scene is evaluated.
+    case text(LocalizedString)
 }
 
 /// SwiftUI's timing curves.

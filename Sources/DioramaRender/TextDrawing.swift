@@ -12,7 +12,11 @@ extension FrameRenderer {
         let pattern = makePattern(text.paint, bounds: bounds, alpha: alpha, hue: paintHue)
         cairo_set_source(cr, pattern)
         cairo_move_to(cr, origin.x, origin.y)
-        pango_cairo_show_layout(cr, layout.layout)
+        if let visible = text.visibleCharacters {
+            layout.showLeading(visible, charactersOf: text.text, in: cr)
+        } else {
+            pango_cairo_show_layout(cr, layout.layout)
+        }
         cairo_new_path(cr)
         cairo_pattern_destroy(pattern)
     }

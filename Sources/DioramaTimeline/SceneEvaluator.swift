@@ -59,8 +59,11 @@ struct EvaluationContext {
     func evaluate(_ plan: NodePlan) -> NodeSnapshot {
         if let constant = plan.constantSnapshot { return constant }
         var style = plan.style
+        var trackText: LocalizedString?
         for channel in plan.channels {
-            Self.apply(channel.value(at: time), to: channel.property, of: &style)
+            let value = channel.value(at: time)
+            if case .text(let text) = value { trackText = text; continue }
+            Self.apply(value, to: channel.property, of: &style)
         }
         // Static values were range-checked by `diorama check`; only animated ones (springs overshoot) need it.
         if !plan.channels.isEmpty { Self.clamp(&style) }
@@ -77,9 +80,7 @@ struct EvaluationContext {
         case .wave(let wave):
             content = .shape(shape(.path(Self.wavePath(wave, yOffset: style.yOffset)), style))
         case .text(let text):
-            content = .text(TextSnapshot(text: text.text.resolved(language: language, fallback: fallback),
-                                         position: text.position, alignment: text.alignment, font: text.font,
-                                         paint: style.fill ?? .solid(.white)))
+            content = .text(textSnapshot(text, shown: trackText ?? text.text, style: style))
         case .emitter(let field):
             content = .particles(ParticlesSnapshot(shape: field.emitter.shape, blendMode: field.emitter.blendMode,
                                                    particles: includeParticles ? field.particles(at: time) : []))
@@ -164,7 +165,9 @@ struct EvaluationContext {
         case .trimFrom: style.trimFrom = number
         case .trimTo: style.trimTo = number
         case .yOffset: style.yOffset = number
-        case .shadowColor, .strokeColor, .fillColor: break
+        case .value: style.textValue = number
+        case .reveal: style.reveal = number
+        case .shadowColor, .strokeColor, .fillColor, .text: break
         }
     }
 
@@ -175,6 +178,7 @@ struct EvaluationContext {
         style.cornerRadius = max(0, style.cornerRadius)
         style.trimFrom = min(1, max(0, style.trimFrom))
         style.trimTo = min(1, max(0, style.trimTo))
+        style.reveal = min(1, max(0, style.reveal))
         if var shadow = style.shadow {
             shadow.radius = max(0, shadow.radius)
             shadow.color = clamped(shadow.color)

@@ -98,13 +98,17 @@ public struct TextSnapshot: Sendable, Equatable {
     public var alignment: UnitPoint
     public var font: Font
     public var paint: Paint
+    /// How many leading characters (grapheme clusters) are drawn, for a typewriter; nil draws them all.
+    /// The text is laid out whole, so the hidden rest keeps its space.
+    public var visibleCharacters: Int?
 
-    public init(text: String, position: Point, alignment: UnitPoint, font: Font, paint: Paint) {
+    public init(text: String, position: Point, alignment: UnitPoint, font: Font, paint: Paint, visibleCharacters: Int? = nil) {
         self.text = text
         self.position = position
         self.alignment = alignment
         self.font = font
         self.paint = paint
+        self.visibleCharacters = visibleCharacters
     }
 }
 

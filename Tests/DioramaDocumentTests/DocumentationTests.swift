@@ -249,7 +249,8 @@ import Testing
         let names = ["bad-unknown-key", "bad-unknown-top-level-key", "bad-wrong-types", "bad-negative-duration",
                      "bad-opacity-range", "bad-gain-pan-range", "bad-missing-required", "bad-canvas-too-large",
                      "bad-hex-colours", "bad-node-type", "bad-repeat", "bad-cue-binding", "bad-colour-property-number",
-                     "bad-property-not-applicable", "bad-scene-too-long", "bad-keyframe-times", "bad-languages"]
+                     "bad-property-not-applicable", "bad-scene-too-long", "bad-keyframe-times", "bad-languages",
+                     "bad-text-counter", "bad-text-keyframes", "bad-text-reveal"]
         let instances = try names.map { name in
             SchemaValidation.Instance(name: name, definition: nil,
                                       text: try String(contentsOf: CorpusTests.directory.appendingPathComponent("\(name).json"), encoding: .utf8))

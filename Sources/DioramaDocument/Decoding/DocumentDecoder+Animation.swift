@@ -63,6 +63,9 @@ extension DocumentDecoder {
                 if let problem = Self.applicability(of: property, nodeType: nodeType, style: style, styleFields: styleFields) {
                     error(member.value.offset, fields.path("property"), "\"\(property.rawValue)\" cannot be animated on \(nodeWhat): \(problem.reason)",
                           hint: problem.hint)
+                } else if property == .text, !isTrack {
+                    error(member.value.offset, fields.path("property"), "text changes only at keyframes: animate \"text\" with a keyframe track",
+                          hint: "\"keyframes\": [{ \"time\": 0, \"value\": \"1\" }, { \"time\": 2, \"value\": \"2\" }]")
                 } else {
                     applies = true
                 }
@@ -82,6 +85,14 @@ extension DocumentDecoder {
         if isTrack {
             if let member = fields["keyframes"] {
                 kind = keyframes(member.value, path: fields.path("keyframes"), property: property).map { .keyframes($0) }
+                if property == .text, nodeType == "text", style.textValue == nil, !styleFields.has("value"),
+                   case .array(let elements) = member.value.kind {
+                    for (index, element) in elements.enumerated() {
+                        guard case .object(let members) = element.kind, let value = members.first(where: { $0.key == "value" }) else { continue }
+                        checkPlaceholders(value.value, path: JSONPath.appending(key: "value", to: fields.path("keyframes") + "[\(index)]"),
+                                          isCounter: false, requiredInCounter: false)
+                    }
+                }
             }
         } else {
             kind = basicKind(fields, what: what, property: property, nodeType: nodeType, style: style)
@@ -176,7 +187,11 @@ extension DocumentDecoder {
                 missing("value", in: fields, what: what)
             }
             let curve = optional(fields, "curve", default: TimingCurve.linear) { self.curve($0, path: $1) }
-            let hold = bool(fields, "hold", default: false)
+            var hold = bool(fields, "hold", default: false)
+            if property == .text {
+                if !checkTextKeyframe(fields) { valid = false }
+                hold = true
+            }
             guard let time, let keyframeValue, let curve else { valid = false; continue }
             keyframes.append(Keyframe(time: time, value: keyframeValue, curve: curve, hold: hold))
         }
@@ -285,6 +300,16 @@ extension DocumentDecoder {
                 return ("its stroke is a gradient, not a colour", "animate a solid stroke, or use hueRotation")
             }
             return nil
+        case .text where nodeType != "text":
+            return ("only text nodes have text", nil)
+        case .reveal where nodeType != "text":
+            return ("only text nodes reveal their characters", nil)
+        case .value:
+            guard nodeType == "text" else { return ("only text nodes count", nil) }
+            if style.textValue == nil && !styleFields.has("value") {
+                return ("the text is not a counter", "add \"value\": 0 and write {value} in the text where the number goes")
+            }
+            return nil
         case .fillColor:
             guard isShape || nodeType == "text" else { return ("only shapes and text have a fill", nil) }
             // Text without a fill is white, so its colour can animate from there.
@@ -324,6 +349,10 @@ extension DocumentDecoder {
         case .trimFrom: return .number(style.trimFrom)
         case .trimTo: return .number(style.trimTo)
         case .yOffset: return .number(style.yOffset)
+        // Text has no from/to animations (reported), so its own text is never an animation's start.
+        case .text: return .text(LocalizedString(""))
+        case .value: return .number(style.textValue ?? 0)
+        case .reveal: return .number(style.reveal)
         }
     }
 
@@ -338,10 +367,21 @@ extension DocumentDecoder {
         case .cornerRadius: (.nonNegative, "points")
         case .yOffset: (.closed(-10, 10), "a fraction of the wave's height")
         case .shadowColor, .strokeColor, .fillColor: (.any, "a colour")
+        case .text: (.any, "text")
+        case .value: (counterRange, "the counter's number")
+        case .reveal: (.unit, "a fraction of the characters, from 0 to 1")
         }
     }
 
     func animationValue(_ value: JSONValue, path: @autoclosure () -> String, property: AnimatableProperty) -> AnimationValue? {
+        if property == .text {
+            if case .number = value.kind {
+                error(value.offset, path(), "\"text\" takes a string or an object of language -> string, not a number",
+                      hint: Self.textValueHint(for: value))
+                return nil
+            }
+            return localizedString(value, path: path()).map { .text($0) }
+        }
         if property.isColor {
             guard case .string = value.kind else {
                 error(value.offset, path(), "\"\(property.rawValue)\" is a colour: give a colour like \"#ff8800\", not \(value.typeDescription)")

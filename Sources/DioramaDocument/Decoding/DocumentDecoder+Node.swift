@@ -147,13 +147,7 @@ extension DocumentDecoder {
             guard let x, let y, let width, let height, let control1X, let control2X else { return nil }
             return .wave(WaveShape(rect: Rect(x: x, y: y, width: width, height: height), control1X: control1X, control2X: control2X))
         case "text":
-            let text = fields["text"].flatMap { localizedString($0.value, path: fields.path("text")) }
-            if fields["text"] == nil { missing("text", in: fields, what: what, hint: "a string, or { \"en\": \"Hello\", \"ja\": \"こんにちは\" }") }
-            let (x, y) = (coordinate("x"), coordinate("y"))
-            let alignment = optional(fields, "alignment", default: UnitPoint.center) { self.unitPoint($0, path: $1) }
-            let font = optional(fields, "font", default: Font()) { self.decodeFont($0, path: $1) }
-            guard let text, let x, let y, let alignment, let font else { return nil }
-            return .text(TextContent(text: text, position: Point(x: x, y: y), alignment: alignment, font: font))
+            return decodeTextContent(fields, what: what, style: &style)
         case "image":
             let file = string(fields, "path", what: what, required: true)
             let (x, y, width, height) = (coordinate("x"), coordinate("y"), length("width"), length("height"))
@@ -188,7 +182,7 @@ extension DocumentDecoder {
         return points.count == elements.count ? points : nil
     }
 
-    private func decodeFont(_ value: JSONValue, path: String) -> Font? {
+    func decodeFont(_ value: JSONValue, path: String) -> Font? {
         let what = "a font"
         guard let fields = object(value, path: path, what: what, keys: DocumentKeys.font) else { return nil }
         let defaults = Font()

@@ -26,7 +26,7 @@ enum DocumentKeys {
         ("path", ["d"] + shapeStyle),
         ("wave", ["x", "y", "width", "height", "yOffset", "control1X", "control2X"] + shapeStyle),
         ("line", ["points"] + shapeStyle),
-        ("text", ["text", "x", "y", "alignment", "font", "fill"]),
+        ("text", ["text", "x", "y", "alignment", "font", "fill", "value", "format", "reveal"]),
         ("emitter", ["particles"]),
         ("image", ["path", "x", "y", "width", "height"]),
     ]
@@ -38,6 +38,7 @@ enum DocumentKeys {
     static let shadow = ["color", "radius", "x", "y"]
     static let stroke = ["paint", "width", "dash", "dashPhase", "lineCap", "lineJoin"]
     static let font = ["family", "size", "weight"]
+    static let numberFormat = ["fractionLength", "rounding", "grouping"]
     static let particles = ["seed", "birthRate", "lifetime", "lifetimeRange", "position", "positionRange", "angle",
                             "angleRange", "speed", "speedRange", "acceleration", "size", "scale", "scaleRange",
                             "scaleSpeed", "rotation", "rotationRange", "spin", "alpha", "alphaSpeed", "color", "shape",
