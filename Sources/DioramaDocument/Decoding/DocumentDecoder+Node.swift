@@ -217,6 +217,10 @@ extension DocumentDecoder {
     /// `{ "x": .., "y": .. }` with both keys optional.
     func vector(_ value: JSONValue, path: String, what: String, default defaultValue: Double,
                 range: NumberRange = .any) -> Point? {
+        if let hint = Self.pairHint(value, key: Self.lastKey(of: path)) {
+            typeMismatch(value, path: path, expected: "an object", what: what, hint: hint)
+            return nil
+        }
         guard let fields = object(value, path: path, what: what, keys: DocumentKeys.vector) else { return nil }
         let x = number(fields, "x", default: defaultValue, range: range, what: what)
         let y = number(fields, "y", default: defaultValue, range: range, what: what)
@@ -239,7 +243,8 @@ extension DocumentDecoder {
             } else if case .number = member.value.kind {
                 if let scale = number(member.value, path: fields.path("scale"), range: .any) { style.scale = Point(x: scale, y: scale) }
             } else {
-                typeMismatch(member.value, path: fields.path("scale"), expected: "a number or { \"x\": .., \"y\": .. }")
+                typeMismatch(member.value, path: fields.path("scale"), expected: "a number or { \"x\": .., \"y\": .. }",
+                             hint: Self.pairHint(member.value, key: "scale"))
             }
         }
         if let member = fields["scaleAnchor"], let anchor = unitPoint(member.value, path: fields.path("scaleAnchor")) { style.scaleAnchor = anchor }

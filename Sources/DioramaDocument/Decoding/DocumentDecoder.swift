@@ -101,7 +101,7 @@ final class DocumentDecoder {
                       hint: "\"\(member.key)\" is a key of \(Self.list(owners, conjunction: "and"))")
             } else {
                 error(member.keyOffset, memberPath, "unknown key \"\(member.key)\" in \(what)",
-                      hint: Self.suggestion(for: member.key, among: keys) ?? "the keys of \(what) are \(Self.list(keys.map { "\"\($0)\"" }, conjunction: "and"))")
+                      hint: Self.swiftUIKeyHint(member.key, keys: keys) ?? Self.suggestion(for: member.key, among: keys) ?? "the keys of \(what) are \(Self.list(keys.map { "\"\($0)\"" }, conjunction: "and"))")
             }
         }
         return Fields(value: value, path: path, members: members, unknownKeys: unknownKeys)
