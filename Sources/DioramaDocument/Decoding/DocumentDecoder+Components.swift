@@ -492,6 +492,7 @@ extension DocumentDecoder {
     private func instanceArguments(_ fields: Fields, definition: ComponentDefinition) -> [String: (value: JSONValue, path: String)] {
         let declaredAt = "the component \"\(definition.name)\" is declared at \(locationText(definition.offset)) (\(definition.path))"
         var arguments: [String: (value: JSONValue, path: String)] = [:]
+        var unknown: [String] = []
         if let member = fields["parameters"] {
             guard case .object(let members) = member.value.kind else {
                 typeMismatch(member.value, path: fields.path("parameters"), expected: "an object of parameter values",
@@ -502,6 +503,7 @@ extension DocumentDecoder {
                 let path = JSONPath.appending(key: given.key, to: fields.path("parameters"))
                 if definition.brokenParameters.contains(given.key) { continue }
                 guard let parameter = definition.parameters.first(where: { $0.name == given.key }) else {
+                    unknown.append(given.key)
                     let names = definition.parameters.map(\.name)
                     error(given.keyOffset, path, "the component \"\(definition.name)\" has no parameter \"\(given.key)\"",
                           hint: Self.suggestion(for: given.key, among: names)
@@ -520,7 +522,11 @@ extension DocumentDecoder {
             if case .object(let members) = member.value.kind { return members.map(\.key) }
             return nil
         } ?? [])
-        let missingNames = definition.parameters.filter { $0.defaultValue == nil && !given.contains($0.name) }
+        // A typo ("widht") was reported with its "did you mean"; the parameter it means is not also missing.
+        let missingNames = definition.parameters.filter { parameter in
+            parameter.defaultValue == nil && !given.contains(parameter.name)
+                && !unknown.contains { Self.closest(to: $0, among: [parameter.name]) != nil }
+        }
         for parameter in definition.parameters where !given.contains(parameter.name) {
             if let value = parameter.defaultValue { arguments[parameter.name] = (value, JSONPath.appending(key: "default", to: parameter.path)) }
         }
