@@ -628,11 +628,14 @@ extension DocumentDecoder {
         return problem
     }
 
-    /// "in the component "door", placed at 30:9 (scenes[0].nodes[1])", innermost first.
+    /// "in the component "door", placed at 30:9 (scenes[0].nodes[1])", innermost first; a long chain keeps its
+    /// two innermost placements and the one in the scene.
     private func placementNote() -> String {
-        components.instances.reversed().map { context in
+        var chain = components.instances.reversed().map { context in
             "the component \"\(context.component)\", placed at \(locationText(context.offset)) (\(context.path))"
-        }.joined(separator: " in ").prefixed("in ")
+        }
+        if chain.count > 3 { chain = chain.prefix(2) + ["…", chain.last!] }
+        return "in " + chain.joined(separator: " in ")
     }
 
     // MARK: - Cues and hints
@@ -683,8 +686,4 @@ extension DocumentDecoder {
         guard case .object(let members) = value.kind, members.contains(where: { $0.key == "param" }) else { return nil }
         return "{ \"param\": ... } is replaced only inside a component's \"node\"; here, write the value itself"
     }
-}
-
-private extension String {
-    func prefixed(_ prefix: String) -> String { prefix + self }
 }
