@@ -319,9 +319,10 @@ extension DocumentDecoder {
                     let memberPath = JSONPath.appending(key: "component", to: path)
                     if case .string(let name) = member.value.kind {
                         definition.placements.append(ComponentPlacement(component: name, offset: member.value.offset, path: memberPath))
-                    } else if case .object(let inner) = member.value.kind, inner.contains(where: { $0.key == "param" }) {
+                    } else if case .object(let inner) = member.value.kind, let reference = inner.first(where: { $0.key == "param" }) {
                         error(member.value.offset, memberPath, "the component to place is named, not given by a parameter",
                               hint: "write its name, e.g. \"component\": \"door\"")
+                        record("", member.value, reference, memberPath)
                         continue
                     }
                 }

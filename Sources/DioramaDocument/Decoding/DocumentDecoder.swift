@@ -116,7 +116,7 @@ final class DocumentDecoder {
 
     /// Reports a missing required key at the object's opening brace.
     func missing(_ key: String, in fields: Fields, what: String, hint: String? = nil) {
-        if fields.unknownKeys.contains(where: { Self.closest(to: $0, among: [key]) != nil }) { return }
+        if fields.unknownKeys.contains(where: { Self.closest(to: $0, among: [key]) != nil || Self.swiftUIKeyHint($0, keys: [key]) != nil }) { return }
         error(fields.value.offset, fields.path, "missing required key \"\(key)\" in \(what)", hint: hint)
     }
 
