@@ -99,7 +99,8 @@ struct ComponentState {
     var instances: [InstanceContext] = []
     /// Notes added to every problem reported while they are set (checking a parameter's value).
     var notes: [String] = []
-    /// Problems already reported from inside an instance: a template's mistake is reported once, not per instance.
+    /// Problems reported so far, by offset and message: inside an instance, a template's mistake is reported once,
+    /// not per instance, and a value given to a parameter is not reported again where it is used.
     var reported: Set<String> = []
     /// Per instance id, the component it places.
     var instanceComponents: [String: String] = [:]
@@ -599,7 +600,11 @@ extension DocumentDecoder {
     func located(_ problem: Problem) -> Problem? {
         var problem = problem
         problem.notes += components.notes
-        guard !components.instances.isEmpty else { return problem }
+        let key = "\(problem.offset) \(problem.message)"
+        guard !components.instances.isEmpty else {
+            components.reported.insert(key)
+            return problem
+        }
         if components.instances.contains(where: { $0.silenced.contains(problem.offset) }) { return nil }
         // The outermost instance knows where a value passed down through nested components is written.
         if let (_, candidates) = components.instances.lazy.compactMap({ context in
@@ -624,8 +629,7 @@ extension DocumentDecoder {
         } else {
             problem.notes.append(placementNote())
         }
-        let key = "\(problem.offset) \(problem.path) \(problem.message)"
-        guard components.reported.insert(key).inserted else { return nil }
+        guard components.reported.insert("\(problem.offset) \(problem.message)").inserted else { return nil }
         return problem
     }
 
