@@ -9,7 +9,8 @@ struct Check: AsyncParsableCommand {
         abstract: "Validate a scenes file and report every problem with its line, column and JSON path.",
         discussion: """
             Checks the JSON syntax, unknown keys (with "did you mean ...?"), types, ranges, duplicate \
-            ids, references from cues and ambience to nodes, animations and sounds, keyframe order, \
+            ids, references from cues and ambience to nodes, animations and sounds, components and their \
+            parameters (and components that place themselves), keyframe order, \
             the limits that protect the machine, that every sound and image file exists and can be read, and \
             that every sound decodes (with libsndfile, as the player reads it).
 

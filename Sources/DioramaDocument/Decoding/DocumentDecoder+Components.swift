@@ -389,9 +389,11 @@ extension DocumentDecoder {
                 notes.append("\"\(name)\" places \"\(next)\" at \(locationText(placement.offset)) (\(placement.path))")
             }
         }
+        var through = loop.dropFirst().prefix(8).map { "\"\($0)\"" }
+        if loop.count > 9 { through.append("\(loop.count - 9) more") }
         let message = loop.count == 1
             ? "the component \"\(closing.component)\" places itself"
-            : "the component \"\(closing.component)\" places itself through \(Self.list(loop.dropFirst().map { "\"\($0)\"" }, conjunction: "and")): \(chain.joined(separator: " → "))"
+            : "the component \"\(closing.component)\" places itself through \(Self.list(through, conjunction: "and")): \(chain.joined(separator: " → "))"
         error(closing.offset, closing.path, message, hint: "a component cannot contain itself; place a different component here", notes: notes)
         for name in loop { components.definitions[name]?.isUsable = false }
     }
