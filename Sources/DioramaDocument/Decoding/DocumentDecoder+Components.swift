@@ -93,6 +93,10 @@ struct ComponentState {
     /// Names in file order, for stable messages.
     var names: [String] = []
     var placed: Set<String> = []
+    /// Per component, its first placement in a scene (not inside another component).
+    var scenePlacements: [String: (offset: Int, path: String)] = [:]
+    /// Loops found while reading the components, reported once the scenes are read (to name a placement too).
+    var loops: [(members: [String], closing: ComponentPlacement)] = []
     var expandedValues = 0
     var reportedExpansionLimit = false
     /// Innermost last.
@@ -369,7 +373,10 @@ extension DocumentDecoder {
                 case .visiting:
                     let first = stack.firstIndex { $0.name == placement.component }!
                     let loop = stack[first...].map(\.name)
-                    if reportedLoops.insert(loop.sorted()).inserted { reportLoop(loop, closedBy: placement) }
+                    if reportedLoops.insert(loop.sorted()).inserted {
+                        components.loops.append((loop, placement))
+                        for name in loop { components.definitions[name]?.isUsable = false }
+                    }
                 case .done:
                     break
                 case nil:
@@ -381,6 +388,8 @@ extension DocumentDecoder {
     }
 
     private func reportLoop(_ loop: [String], closedBy closing: ComponentPlacement) {
+        // Where a scene places the loop, if it does: the placement that would never end.
+        let placed = loop.lazy.compactMap { name in self.components.scenePlacements[name].map { (name, $0) } }.first
         let chain = (loop.count > 12 ? Array(loop.prefix(11)) + ["…"] : loop) + [closing.component]
         var notes: [String] = []
         for (index, name) in loop.enumerated().dropLast().prefix(8) {
@@ -389,13 +398,15 @@ extension DocumentDecoder {
                 notes.append("\"\(name)\" places \"\(next)\" at \(locationText(placement.offset)) (\(placement.path))")
             }
         }
+        if let (name, placement) = placed {
+            notes.append("a scene places \"\(name)\" at \(locationText(placement.offset)) (\(placement.path))")
+        }
         var through = loop.dropFirst().prefix(8).map { "\"\($0)\"" }
         if loop.count > 9 { through.append("\(loop.count - 9) more") }
         let message = loop.count == 1
             ? "the component \"\(closing.component)\" places itself"
             : "the component \"\(closing.component)\" places itself through \(Self.list(through, conjunction: "and")): \(chain.joined(separator: " → "))"
         error(closing.offset, closing.path, message, hint: "a component cannot contain itself; place a different component here", notes: notes)
-        for name in loop { components.definitions[name]?.isUsable = false }
     }
 
     /// Placements inside templates that name no component: reported once here, not per instance.
@@ -416,7 +427,9 @@ extension DocumentDecoder {
                       : "the components are \(Self.list(names.prefix(12).map { "\"\($0)\"" }, conjunction: "and"))"))
     }
 
-    func adviseUnplacedComponents() {
+    /// After the scenes: the loops (with where a scene places one), and advice about components never placed.
+    func finishComponents() {
+        for (members, closing) in components.loops { reportLoop(members, closedBy: closing) }
         for name in components.names where !components.placed.contains(name) {
             let definition = components.definitions[name]!
             advice(definition.offset, definition.path, "the component \"\(name)\" is never placed in a scene",
@@ -453,6 +466,9 @@ extension DocumentDecoder {
             return nil
         }
         components.placed.insert(name)
+        if components.instances.isEmpty, components.scenePlacements[name] == nil {
+            components.scenePlacements[name] = (fields.value.offset, fields.path)
+        }
         let arguments = instanceArguments(fields, definition: definition)
         guard definition.isUsable, let template = definition.node, let mirror,
               !components.instances.contains(where: { $0.component == name }) else { return nil }

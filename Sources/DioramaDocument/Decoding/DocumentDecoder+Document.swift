@@ -39,7 +39,7 @@ extension DocumentDecoder {
             }
         }
 
-        adviseUnplacedComponents()
+        finishComponents()
 
         guard let canvas else { return nil }
         return Document(schema: schema, canvas: canvas, languages: languages, sounds: sounds, scenes: scenes)
