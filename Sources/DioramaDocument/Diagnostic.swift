@@ -20,6 +20,9 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
     public var message: String
     public var hint: String?
     public var severity: Severity
+    /// Other places that explain the problem, each shown on a `  note:` line after the hint (a component's
+    /// declaration for a problem where it is placed, the placement for a problem inside its node).
+    public var notes: [String] = []
 
     public init(file: String, line: Int, column: Int, path: String, message: String, hint: String? = nil,
                 severity: Severity = .error) {
@@ -37,6 +40,7 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
         var text = "\(file):\(line):\(column): \(severity.rawValue): \(message)"
         if !path.isEmpty { text += " (at \(path))" }
         if let hint { text += "\n  hint: \(hint)" }
+        for note in notes { text += "\n  note: \(note)" }
         return text
     }
 }
@@ -44,9 +48,13 @@ public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
 /// Why a scenes file could not be loaded: every problem found, errors and warnings, in file order.
 public struct DocumentLoadError: Error, Sendable, CustomStringConvertible {
     public let diagnostics: [Diagnostic]
+    /// The sound and image files the document names, located, as far as it could be read: `diorama check`
+    /// reports a missing file together with the other problems instead of after they are fixed.
+    public let mediaReferences: [MediaReference]
 
-    public init(diagnostics: [Diagnostic]) {
+    public init(diagnostics: [Diagnostic], mediaReferences: [MediaReference] = []) {
         self.diagnostics = diagnostics
+        self.mediaReferences = mediaReferences
     }
 
     public var description: String {

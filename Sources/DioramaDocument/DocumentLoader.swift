@@ -121,32 +121,40 @@ public enum DocumentLoader {
             lhs.element.offset != rhs.element.offset ? lhs.element.offset < rhs.element.offset : lhs.offset < rhs.offset
         }.map { _, problem in
             let location = locations[problem.offset] ?? SourceLines.Location(line: 1, column: 1)
-            return Diagnostic(file: path, line: location.line, column: location.column, path: JSONPath.abbreviated(problem.path),
-                              message: problem.message, hint: problem.hint, severity: problem.severity)
+            var diagnostic = Diagnostic(file: path, line: location.line, column: location.column, path: JSONPath.abbreviated(problem.path),
+                                        message: problem.message, hint: problem.hint, severity: problem.severity)
+            diagnostic.notes = problem.notes
+            return diagnostic
+        }
+        let references = media.map { reference, offset in
+            var located = reference
+            let location = locations[offset] ?? SourceLines.Location(line: 1, column: 1)
+            located.line = location.line
+            located.column = location.column
+            return located
         }
         if let document, !diagnostics.contains(where: { $0.severity == .error }) {
-            let references = media.map { reference, offset in
-                var located = reference
-                let location = locations[offset] ?? SourceLines.Location(line: 1, column: 1)
-                located.line = location.line
-                located.column = location.column
-                return located
-            }
             return LoadedDocument(document: document, path: path, baseDirectory: baseDirectory,
                                   warnings: diagnostics, mediaReferences: references)
         }
         if diagnostics.isEmpty {
             diagnostics = [Diagnostic(file: path, line: 1, column: 1, path: "", message: "the file could not be decoded")]
         }
-        throw DocumentLoadError(diagnostics: diagnostics)
+        // The media named so far go with the errors, so a check can report a missing file in the same run.
+        throw DocumentLoadError(diagnostics: diagnostics, mediaReferences: references)
     }
 
     /// Problems with the media files a loaded document names: missing, not a regular file, or unreadable.
     /// Decoding them is left to the audio and image code, which can add their own reasons.
     public static func mediaFileDiagnostics(for loaded: LoadedDocument) -> [Diagnostic] {
+        mediaFileDiagnostics(for: loaded.mediaReferences)
+    }
+
+    /// The same for media references alone, such as those of a document that failed to load.
+    public static func mediaFileDiagnostics(for references: [MediaReference]) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var reported = Set<String>()
-        for reference in loaded.mediaReferences where !reported.contains(reference.resolvedPath + "\(reference.line):\(reference.column)") {
+        for reference in references where !reported.contains(reference.resolvedPath + "\(reference.line):\(reference.column)") {
             reported.insert(reference.resolvedPath + "\(reference.line):\(reference.column)")
             let what: String
             switch reference.kind {

@@ -9,7 +9,8 @@ struct Check: AsyncParsableCommand {
         abstract: "Validate a scenes file and report every problem with its line, column and JSON path.",
         discussion: """
             Checks the JSON syntax, unknown keys (with "did you mean ...?"), types, ranges, duplicate \
-            ids, references from cues and ambience to nodes, animations and sounds, keyframe order, \
+            ids, references from cues and ambience to nodes, animations and sounds, components and their \
+            parameters (and components that place themselves), keyframe order, \
             the limits that protect the machine, that every sound and image file exists and can be read, and \
             that every sound decodes (with libsndfile, as the player reads it).
 
@@ -31,13 +32,15 @@ struct Check: AsyncParsableCommand {
     var file: String = "scenes.json"
 
     func run() async throws {
-        let loaded = try loadDocumentOrExit(file)
-        let fileProblems = DocumentLoader.mediaFileDiagnostics(for: loaded)
-        // In file order, as the loader's own diagnostics are.
-        let diagnostics = (loaded.warnings + fileProblems + soundDecodingDiagnostics(loaded, skipping: fileProblems))
-            .enumerated().sorted { lhs, rhs in
-                (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
-            }.map(\.element)
+        let loaded: LoadedDocument
+        do {
+            loaded = try DocumentLoader.load(path: file)
+        } catch {
+            // Sound and image files are checked even when the document has errors, so one run reports everything.
+            writeDiagnostics(withMediaProblems(error.diagnostics, references: error.mediaReferences))
+            throw ExitCode(2)
+        }
+        let diagnostics = withMediaProblems(loaded.warnings, references: loaded.mediaReferences)
         writeDiagnostics(diagnostics)
         if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(2) }
         let document = loaded.document
@@ -46,12 +49,21 @@ struct Check: AsyncParsableCommand {
         print("ok: \(document.scenes.count) scenes, \(cues) cues, total \(document.totalDuration.decimalDescription) s")
     }
 
+    /// `diagnostics` with the problems of the media files `references` name, in file order (as the loader's own are).
+    private func withMediaProblems(_ diagnostics: [Diagnostic], references: [MediaReference]) -> [Diagnostic] {
+        let fileProblems = DocumentLoader.mediaFileDiagnostics(for: references)
+        return (diagnostics + fileProblems + soundDecodingDiagnostics(references, skipping: fileProblems))
+            .enumerated().sorted { lhs, rhs in
+                (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
+            }.map(\.element)
+    }
+
     /// Decodes each sound that exists with libsndfile (as the player will), reporting libsndfile's reason
     /// when it refuses; files already reported as missing or unreadable are skipped.
-    private func soundDecodingDiagnostics(_ loaded: LoadedDocument, skipping reported: [Diagnostic]) -> [Diagnostic] {
+    private func soundDecodingDiagnostics(_ references: [MediaReference], skipping reported: [Diagnostic]) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var decoded = Set<String>()
-        for reference in loaded.mediaReferences {
+        for reference in references {
             guard case .sound(let name) = reference.kind, !decoded.contains(reference.resolvedPath),
                   !reported.contains(where: { $0.line == reference.line && $0.column == reference.column }) else { continue }
             decoded.insert(reference.resolvedPath)

@@ -60,11 +60,33 @@ import Testing
     }
 
     @Test func aBadFilePrintsEveryProblemAndExitsTwo() throws {
-        guard let result = try Self.check(["bad-unknown-sound.json"], in: CorpusTests.directory) else { return }
+        // Beside the sounds it names, so only the document's own problems are reported.
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let name = "bad-unknown-sound.json"
+        try FileManager.default.copyItem(at: CorpusTests.directory.appendingPathComponent(name), to: directory.appendingPathComponent(name))
+        for sound in ["bell.flac", "surf.flac"] {
+            try FileManager.default.copyItem(at: DocumentationTests.root.appendingPathComponent("media/\(sound)"),
+                                             to: directory.appendingPathComponent("media/\(sound)"))
+        }
+        guard let result = try Self.check([name], in: directory) else { return }
         #expect(result.status == 2)
         #expect(result.output.isEmpty)
         let expected = try String(contentsOf: CorpusTests.directory.appendingPathComponent("bad-unknown-sound.expected"), encoding: .utf8)
         #expect(result.errors == expected)
+    }
+
+    @Test func aMissingSoundFileIsReportedWithTheOtherErrorsInOneRun() throws {
+        // The same file without its sounds: the missing files come in file order among the other errors.
+        guard let result = try Self.check(["bad-unknown-sound.json"], in: CorpusTests.directory) else { return }
+        #expect(result.status == 2)
+        let lines = result.errors.split(separator: "\n").map(String.init).filter { !$0.hasPrefix("  ") }
+        #expect(lines == [
+            #"bad-unknown-sound.json:3:23: error: the sound "bell" file "media/bell.flac" does not exist (at sounds.bell)"#,
+            #"bad-unknown-sound.json:3:50: error: the sound "surf" file "media/surf.flac" does not exist (at sounds.surf)"#,
+            #"bad-unknown-sound.json:6:31: error: no sound named "sruf" in "sounds" (at scenes[0].ambience[0].sound)"#,
+            #"bad-unknown-sound.json:7:27: error: no sound named "gong" in "sounds" (at scenes[0].cues[0].sound)"#,
+        ], "\(result.errors)")
     }
 
     @Test func missingAndUndecodableSoundsAreErrorsWithTheirReason() throws {

@@ -58,7 +58,7 @@ extension DocumentDecoder {
         var property: AnimatableProperty?
         var applies = false
         if let member = fields["property"] {
-            property = choice(member.value, path: fields.path("property"), options: Self.propertyOptions, what: "animatable property")
+            property = animatableProperty(member.value, path: fields.path("property"), nodeType: nodeType, style: style, styleFields: styleFields)
             if let property {
                 if let problem = Self.applicability(of: property, nodeType: nodeType, style: style, styleFields: styleFields) {
                     error(member.value.offset, fields.path("property"), "\"\(property.rawValue)\" cannot be animated on \(nodeWhat): \(problem.reason)",
@@ -203,7 +203,7 @@ extension DocumentDecoder {
         case .string(let text):
             if text == "forever" { return .forever }
             error(value.offset, path, "\"repeat\" must be a number of iterations or \"forever\", not \"\(Self.shortened(text))\"",
-                  hint: Self.integerValue(text) != nil ? "write the number without quotes" : Self.suggestion(for: text, among: ["forever"]))
+                  hint: Self.integerValue(text) != nil ? "write the number without quotes" : Self.repeatHint(for: text) ?? Self.suggestion(for: text, among: ["forever"]))
             return nil
         case .number:
             return integer(value, path: path, range: 1...DocumentLimits.maximumRepeatCount).map { .count($0) }
@@ -223,6 +223,9 @@ extension DocumentDecoder {
 
     func curve(_ value: JSONValue, path: String) -> TimingCurve? {
         switch value.kind {
+        case .string(let text) where !Self.namedCurves.contains { $0.name == text } && Self.curveHint(for: text) != nil:
+            error(value.offset, path, "unknown curve \"\(Self.shortened(text))\"", hint: Self.curveHint(for: text))
+            return nil
         case .string:
             return choice(value, path: path, options: Self.namedCurves, what: "curve")
         case .object(let members):

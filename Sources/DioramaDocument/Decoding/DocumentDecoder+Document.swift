@@ -13,6 +13,7 @@ extension DocumentDecoder {
         }
         if let member = fields["languages"] { decodeLanguages(member.value) }
         let sounds = fields["sounds"].map { decodeSounds($0.value) } ?? []
+        if let member = fields["components"] { decodeComponents(member.value) }
 
         var scenes: [Scene] = []
         if let member = fields["scenes"] {
@@ -37,6 +38,8 @@ extension DocumentDecoder {
                         hint: "remove it, or play it from a cue or an ambience")
             }
         }
+
+        finishComponents()
 
         guard let canvas else { return nil }
         return Document(schema: schema, canvas: canvas, languages: languages, sounds: sounds, scenes: scenes)
@@ -295,6 +298,7 @@ extension DocumentDecoder {
         guard let nodeID, let nodeMember = fields["node"] else { return nil }
         // A node or animation that exists but has errors was reported where it is; the cue adds nothing.
         if scope.nodes[nodeID] == nil, scope.nodeOffsets[nodeID] != nil { return nil }
+        if scope.nodes[nodeID] == nil, scope.isInsideBrokenInstance(nodeID) { return nil }
         if let animationID, scope.brokenAnimations[nodeID]?.contains(animationID) == true { return nil }
         guard let node = scope.nodes[nodeID] else {
             error(nodeMember.value.offset, fields.path("node"), "no node with id \"\(nodeID)\" in this scene",
@@ -307,6 +311,7 @@ extension DocumentDecoder {
             let ids = node.animations.compactMap(\.id)
             error(animationMember.value.offset, fields.path("animation"), "the node \"\(nodeID)\" has no animation with id \"\(animationID)\"",
                   hint: Self.suggestion(for: animationID, among: ids)
+                      ?? componentAnimationHint(nodeID: nodeID, animationID: animationID, scope: scope)
                       ?? (ids.isEmpty ? "give one of its animations an \"id\"" : "its animation ids are \(Self.list(ids.map { "\"\($0)\"" }, conjunction: "and"))"))
             return nil
         }

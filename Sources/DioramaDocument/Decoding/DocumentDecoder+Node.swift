@@ -13,7 +13,7 @@ extension DocumentDecoder {
         return nodes
     }
 
-    private func decodeNode(_ value: JSONValue, path: String, depth: Int, scope: inout SceneScope) -> Node? {
+    func decodeNode(_ value: JSONValue, path: String, depth: Int, scope: inout SceneScope) -> Node? {
         guard case .object(let members) = value.kind else {
             typeMismatch(value, path: path, expected: "an object", what: "a node", hint: "a node is { \"type\": \"rect\", ... }")
             return nil
@@ -44,7 +44,8 @@ extension DocumentDecoder {
                                   otherKeys: DocumentKeys.foreignKeys(forNodeType: type)) else { return nil }
 
         var id: String?
-        if let member = fields["id"], let text = string(member.value, path: fields.path("id")) {
+        // Inside a component's instance, ids are scoped by the instance's: "leftDoor/panel".
+        if let member = fields["id"], let text = string(member.value, path: fields.path("id")).flatMap(scopedNodeID) {
             if text.isEmpty {
                 error(member.value.offset, fields.path("id"), "a node id must not be empty")
             } else if let first = scope.nodeOffsets[text] {
@@ -68,6 +69,7 @@ extension DocumentDecoder {
             (animations, brokenAnimations) = decodeAnimations(elements, path: fields.path("animations"), nodeType: type, what: what,
                                                               style: style, styleFields: fields)
         }
+        brokenAnimations.formUnion(misplacedAnimationIDs(fields))
         if let id {
             scope.nodeOrder.append(id)
             scope.brokenAnimations[id] = brokenAnimations
@@ -155,6 +157,8 @@ extension DocumentDecoder {
             mediaReferences.append((MediaReference(kind: .image, path: file, resolvedPath: DocumentLoader.resolve(file, against: baseDirectory),
                                                    file: self.file, line: 0, column: 0, jsonPath: fields.path("path")), member.value.offset))
             return .image(ImageContent(path: file, rect: Rect(x: x, y: y, width: width, height: height)))
+        case "component":
+            return decodeInstance(fields, what: what, depth: depth, scope: &scope)
         default:  // emitter
             guard let member = fields["particles"] else { return .emitter(Emitter()) }
             return decodeEmitter(member.value, path: fields.path("particles")).map { .emitter($0) }
@@ -207,6 +211,10 @@ extension DocumentDecoder {
     /// `{ "x": .., "y": .. }` with both keys optional.
     func vector(_ value: JSONValue, path: String, what: String, default defaultValue: Double,
                 range: NumberRange = .any) -> Point? {
+        if let hint = Self.pairHint(value, key: Self.lastKey(of: path)) {
+            typeMismatch(value, path: path, expected: "an object", what: what, hint: hint)
+            return nil
+        }
         guard let fields = object(value, path: path, what: what, keys: DocumentKeys.vector) else { return nil }
         let x = number(fields, "x", default: defaultValue, range: range, what: what)
         let y = number(fields, "y", default: defaultValue, range: range, what: what)
@@ -229,7 +237,8 @@ extension DocumentDecoder {
             } else if case .number = member.value.kind {
                 if let scale = number(member.value, path: fields.path("scale"), range: .any) { style.scale = Point(x: scale, y: scale) }
             } else {
-                typeMismatch(member.value, path: fields.path("scale"), expected: "a number or { \"x\": .., \"y\": .. }")
+                typeMismatch(member.value, path: fields.path("scale"), expected: "a number or { \"x\": .., \"y\": .. }",
+                             hint: Self.pairHint(member.value, key: "scale"))
             }
         }
         if let member = fields["scaleAnchor"], let anchor = unitPoint(member.value, path: fields.path("scaleAnchor")) { style.scaleAnchor = anchor }

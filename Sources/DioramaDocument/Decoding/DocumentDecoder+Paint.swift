@@ -12,7 +12,7 @@ extension DocumentDecoder {
         guard text.first == "#" else {
             let named = Self.namedColors.first { $0.name == text.lowercased() }
             error(value.offset, path(), "\"\(Self.shortened(text))\" is not a colour",
-                  hint: named.map { "write \"\($0.hex)\" for \($0.name)" } ?? hint)
+                  hint: Self.colorHint(for: text) ?? named.map { "write \"\($0.hex)\" for \($0.name)" } ?? hint)
             return nil
         }
         var utf8Index = 1
@@ -135,6 +135,9 @@ extension DocumentDecoder {
     /// A named anchor ("center", "topLeading", ...) or `[x, y]` in unit coordinates.
     func unitPoint(_ value: JSONValue, path: String) -> UnitPoint? {
         switch value.kind {
+        case .string(let text) where Self.anchorSynonym(for: text) != nil:
+            reportAnchorSynonym(value, text: text, path: path, name: Self.anchorSynonym(for: text)!)
+            return nil
         case .string:
             return choice(value, path: path, options: UnitPoint.named.map { ($0.name, $0.point) }, what: "anchor")
         case .array(let elements):

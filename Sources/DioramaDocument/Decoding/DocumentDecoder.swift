@@ -15,6 +15,8 @@ final class DocumentDecoder {
     var reportedNodeLimit = false
     /// Sound names used by cues and ambience, to warn about unused ones.
     var usedSounds = Set<String>()
+    /// The document's components and the instances being expanded (DocumentDecoder+Components.swift).
+    var components = ComponentState()
 
     init(bytes: [UInt8], file: String, baseDirectory: String) {
         self.bytes = bytes
@@ -24,13 +26,17 @@ final class DocumentDecoder {
 
     // MARK: - Reporting
 
-    func error(_ offset: Int, _ path: String, _ message: String, hint: String? = nil) {
-        problems.append(Problem(offset: offset, path: path, message: message, hint: hint))
+    func error(_ offset: Int, _ path: String, _ message: String, hint: String? = nil, notes: [String] = []) {
+        if let problem = located(Problem(offset: offset, path: path, message: message, hint: hint, notes: notes)) {
+            problems.append(problem)
+        }
         errorCount += 1
     }
 
     func warning(_ offset: Int, _ path: String, _ message: String, hint: String? = nil) {
-        problems.append(Problem(offset: offset, path: path, message: message, hint: hint, severity: .warning))
+        if let problem = located(Problem(offset: offset, path: path, message: message, hint: hint, severity: .warning)) {
+            problems.append(problem)
+        }
     }
 
     /// Warnings worth giving only about an otherwise sound file (an unused sound, a shape that draws nothing):
@@ -38,7 +44,9 @@ final class DocumentDecoder {
     private(set) var advice: [Problem] = []
 
     func advice(_ offset: Int, _ path: String, _ message: String, hint: String? = nil) {
-        advice.append(Problem(offset: offset, path: path, message: message, hint: hint, severity: .warning))
+        if let problem = located(Problem(offset: offset, path: path, message: message, hint: hint, severity: .warning)) {
+            advice.append(problem)
+        }
     }
 
     /// Adds the advice to the problems when there is no error.
@@ -93,7 +101,7 @@ final class DocumentDecoder {
                       hint: "\"\(member.key)\" is a key of \(Self.list(owners, conjunction: "and"))")
             } else {
                 error(member.keyOffset, memberPath, "unknown key \"\(member.key)\" in \(what)",
-                      hint: Self.suggestion(for: member.key, among: keys) ?? "the keys of \(what) are \(Self.list(keys.map { "\"\($0)\"" }, conjunction: "and"))")
+                      hint: Self.swiftUIKeyHint(member.key, keys: keys) ?? Self.suggestion(for: member.key, among: keys) ?? "the keys of \(what) are \(Self.list(keys.map { "\"\($0)\"" }, conjunction: "and"))")
             }
         }
         return Fields(value: value, path: path, members: members, unknownKeys: unknownKeys)
@@ -101,12 +109,14 @@ final class DocumentDecoder {
 
     func typeMismatch(_ value: JSONValue, path: String, expected: String, what: String? = nil, hint: String? = nil) {
         let subject = what.map { "\($0) must be" } ?? "\"\(Self.lastKey(of: path))\" must be"
-        error(value.offset, path, "\(subject) \(expected), not \(value.typeDescription)", hint: hint)
+        components.isReportingTypeMismatch = true
+        defer { components.isReportingTypeMismatch = false }
+        error(value.offset, path, "\(subject) \(expected), not \(value.typeDescription)", hint: hint ?? Self.parameterOutsideComponentHint(value))
     }
 
     /// Reports a missing required key at the object's opening brace.
     func missing(_ key: String, in fields: Fields, what: String, hint: String? = nil) {
-        if fields.unknownKeys.contains(where: { Self.closest(to: $0, among: [key]) != nil }) { return }
+        if fields.unknownKeys.contains(where: { Self.closest(to: $0, among: [key]) != nil || Self.swiftUIKeyHint($0, keys: [key]) != nil }) { return }
         error(fields.value.offset, fields.path, "missing required key \"\(key)\" in \(what)", hint: hint)
     }
 

@@ -1,7 +1,7 @@
 /// The keys each object of scenes.json accepts. The schema (docs/scenes.schema.json) and docs/FORMAT.md
 /// list the same keys; tests keep the three in step.
 enum DocumentKeys {
-    static let document = ["$schema", "canvas", "languages", "sounds", "scenes"]
+    static let document = ["$schema", "canvas", "languages", "sounds", "scenes", "components"]
     static let canvas = ["width", "height", "background"]
     static let languages = ["default", "fallback", "available"]
     static let sound = ["path", "gain"]
@@ -9,6 +9,9 @@ enum DocumentKeys {
     static let ambience = ["sound", "gain", "fadeIn", "fadeOut"]
     static let cue = ["sound", "at", "node", "animation", "on", "offset", "gain", "pan"]
     static let cueKeyframeEvent = ["keyframe"]
+    static let component = ["parameters", "node"]
+    static let componentParameter = ["type", "default"]
+    static let parameterReference = ["param"]
 
     /// Keys every node accepts: identity, SwiftUI's modifiers, and animations.
     static let nodeCommon = ["type", "id", "offset", "rotation", "anchor", "scale", "scaleAnchor", "opacity",
@@ -29,6 +32,7 @@ enum DocumentKeys {
         ("text", ["text", "x", "y", "alignment", "font", "fill", "value", "format", "reveal"]),
         ("emitter", ["particles"]),
         ("image", ["path", "x", "y", "width", "height"]),
+        ("component", ["component", "mirror", "parameters"]),
     ]
 
     static let offset = ["x", "y"]

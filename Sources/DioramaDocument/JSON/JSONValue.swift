@@ -45,4 +45,6 @@ struct Problem: Sendable {
     var message: String
     var hint: String?
     var severity: Diagnostic.Severity = .error
+    /// Further places that explain the problem ("the component is placed at 30:9"), one line each.
+    var notes: [String] = []
 }
