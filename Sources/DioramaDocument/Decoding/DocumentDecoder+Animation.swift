@@ -271,6 +271,7 @@ extension DocumentDecoder {
         case .fillColor: if style.fill == nil && styleFields.has("fill") { return nil }
         default: break
         }
+        if property.isClipGeometry { return clipApplicability(of: property, style: style, styleFields: styleFields) }
         switch property {
         case .cornerRadius where nodeType != "rect":
             return ("only rect nodes have a corner radius", nil)
@@ -324,6 +325,8 @@ extension DocumentDecoder {
         case .trimFrom: return .number(style.trimFrom)
         case .trimTo: return .number(style.trimTo)
         case .yOffset: return .number(style.yOffset)
+        case .clipX, .clipY, .clipWidth, .clipHeight, .clipCornerRadius, .clipCenterX, .clipCenterY, .clipRadius,
+             .clipRadiusX, .clipRadiusY: return clipBaseValue(of: property, style: style)
         }
     }
 
@@ -338,6 +341,8 @@ extension DocumentDecoder {
         case .cornerRadius: (.nonNegative, "points")
         case .yOffset: (.closed(-10, 10), "a fraction of the wave's height")
         case .shadowColor, .strokeColor, .fillColor: (.any, "a colour")
+        case .clipX, .clipY, .clipCenterX, .clipCenterY: (.any, "points")
+        case .clipWidth, .clipHeight, .clipCornerRadius, .clipRadius, .clipRadiusX, .clipRadiusY: (.nonNegative, "points")
         }
     }
 
