@@ -271,4 +271,32 @@ import Testing
         #expect(problems(##"{ "type": "rect", "width": 10, "height": 10, "fill": "#fff", "clipShape": { "type": "circle", "r": 5 }, "animations": [{ "property": "clipShape.r", "to": -1, "duration": 1 }] }"##)
             == [##"scenes.json:5:161: error: "to" must be between 0 and 1,000,000, not -1 (at scenes[0].nodes[0].animations[0].to)"##])
     }
+
+    @Test func theSchemaRejectsTheClipAndAnchorCorpusFilesToo() throws {
+        // What a schema can say (shape names, keys per type, sizes given together, both anchors) it says too.
+        let names = ["bad-clip-shape", "bad-anchor-point"]
+        let instances = try names.map { name in
+            SchemaValidation.Instance(name: name, definition: nil,
+                                      text: try String(contentsOf: CorpusTests.directory.appendingPathComponent("\(name).json"), encoding: .utf8))
+        }
+        let results = try SchemaValidation.run(instances, schema: DocumentationTests.schemaURL)
+        for name in names {
+            #expect(results[name]?.isEmpty == false, "the schema accepts \(name).json")
+        }
+        // ...and accepts every form the decoder accepts.
+        let good = Self.document(##"""
+            { "type": "group", "clipShape": "capsule", "anchorPoint": { "x": 1, "y": 2 }, "scaleAnchorPoint": { "x": 0, "y": 0 },
+              "children": [
+                { "type": "rect", "width": 9, "height": 9, "fill": "#fff", "clipShape": { "type": "rect", "cornerRadius": 2 } },
+                { "type": "rect", "width": 9, "height": 9, "fill": "#fff", "clipShape": { "type": "rect", "x": 1, "width": 5, "height": 5 } },
+                { "type": "rect", "width": 9, "height": 9, "fill": "#fff", "clipShape": { "type": "circle", "cx": 1, "r": 5 } },
+                { "type": "rect", "width": 9, "height": 9, "fill": "#fff", "clipShape": { "type": "ellipse", "rx": 5, "ry": 2 } },
+                { "type": "rect", "width": 9, "height": 9, "fill": "#fff", "clipShape": { "type": "path", "d": "M 0 0 L 5 0 L 0 5 Z" } },
+                { "type": "rect", "width": 9, "height": 9, "fill": "#fff", "clipShape": { "type": "capsule", "width": 5, "height": 2 },
+                  "animations": [{ "property": "clipShape.x", "to": 3, "duration": 1 }] }
+              ] }
+            """##)
+        _ = try DocumentFixtures.decode(good)
+        try SchemaValidation.expectValid([.init(name: "good", definition: nil, text: good)], schema: DocumentationTests.schemaURL)
+    }
 }
