@@ -126,7 +126,10 @@ extension FrameRenderer {
                 }
             }
         }
-        if let clip = clipAfterBlur { clearOutside(clip, in: layerContext) }
+        // Cut before the shadow, so the shadow is the clipped silhouette's: in the layer, at its resolution.
+        // Without a shadow the cut waits for compositing, where it is made at full resolution.
+        let clipInLayer = node.shadow != nil ? clipAfterBlur : nil
+        if let clip = clipInLayer { clearOutside(clip, in: layerContext) }
         if let mask = node.mask {
             let pattern = makePattern(mask, bounds: node.bounds, alpha: 1, hue: 0)
             cairo_set_operator(layerContext, CAIRO_OPERATOR_DEST_IN)
@@ -142,6 +145,11 @@ extension FrameRenderer {
         cairo_surface_flush(layer)
 
         cairo_save(cr)
+        if clipInLayer == nil, let clip = clipAfterBlur {
+            cairo_new_path(cr)
+            addPath(clip, to: cr)
+            cairo_clip(cr)
+        }
         cairo_identity_matrix(cr)
         cairo_rectangle(cr, Double(visible.x), Double(visible.y), Double(visible.width), Double(visible.height))
         cairo_clip(cr)
