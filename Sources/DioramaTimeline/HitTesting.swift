@@ -6,8 +6,8 @@ import Foundation
 extension Snapshot {
     /// The ids of the nodes whose visible shape contains `point` (canvas coordinates, points), topmost first.
     ///
-    /// A node is hit where it paints: a shape's fill (by the non-zero rule, as drawn, trimmed as drawn) or
-    /// its stroke (counted as a solid line with round ends and joins), an image's rect, a text's `frame`
+    /// A node is hit where it paints: a shape's fill (by the non-zero rule, trimmed as drawn; a fully clear
+    /// colour paints nothing) or its stroke (counted as a solid line with round ends and joins), an image's rect, a text's `frame`
     /// (text has no metrics here, so text without a frame is never hit). Emitters are never hit. Transforms,
     /// every clip shape on the way down and opacity 0 (of the node or an ancestor) are honoured; blur, masks
     /// and shadows do not change the shape. A group is hit when one of its children is; it comes right after
