@@ -400,7 +400,8 @@ public enum BlendMode: String, Sendable, Equatable, CaseIterable {
 
 /// A node's modifiers, with SwiftUI's meaning. Applied to the content in this fixed order:
 /// scale around `scaleAnchor`, then rotation around `rotationAnchor`, then `offset`; then opacity,
-/// hue rotation, blur, mask and shadow on the node drawn as one layer. Nest groups for other orders.
+/// hue rotation, blur, clip shape, mask and shadow on the node drawn as one layer (so a clipped node's
+/// blur ends sharply at the clip, and its shadow is the clipped silhouette's). Nest groups for other orders.
 public struct NodeStyle: Sendable, Equatable {
     /// Points; y grows downward.
     public var offset: Point
@@ -431,12 +432,19 @@ public struct NodeStyle: Sendable, Equatable {
     public var textValue: Double?
     /// The fraction of a text's characters (grapheme clusters) shown, 0...1, like a typewriter.
     public var reveal: Double
+    /// Only what lies inside this shape (in the node's own coordinates) is drawn.
+    public var clipShape: ClipShape?
+    /// The rotation's centre in points of the node's own coordinates; replaces `rotationAnchor` when set.
+    public var rotationAnchorPoint: Point?
+    /// The scale's centre in points of the node's own coordinates; replaces `scaleAnchor` when set.
+    public var scaleAnchorPoint: Point?
 
     public init(offset: Point = Point(x: 0, y: 0), rotation: Double = 0, rotationAnchor: UnitPoint = .center,
                 scale: Point = Point(x: 1, y: 1), scaleAnchor: UnitPoint = .center, opacity: Double = 1,
                 hueRotation: Double = 0, blur: Double = 0, shadow: Shadow? = nil, mask: Paint? = nil,
                 fill: Paint? = nil, stroke: Stroke? = nil, trimFrom: Double = 0, trimTo: Double = 1,
-                cornerRadius: Double = 0, yOffset: Double = 0, textValue: Double? = nil, reveal: Double = 1) {
+                cornerRadius: Double = 0, yOffset: Double = 0, textValue: Double? = nil, reveal: Double = 1,
+                clipShape: ClipShape? = nil, rotationAnchorPoint: Point? = nil, scaleAnchorPoint: Point? = nil) {
         self.offset = offset
         self.rotation = rotation
         self.rotationAnchor = rotationAnchor
@@ -455,6 +463,9 @@ public struct NodeStyle: Sendable, Equatable {
         self.yOffset = yOffset
         self.textValue = textValue
         self.reveal = reveal
+        self.clipShape = clipShape
+        self.rotationAnchorPoint = rotationAnchorPoint
+        self.scaleAnchorPoint = scaleAnchorPoint
     }
 }
 
@@ -675,6 +686,18 @@ public enum AnimatableProperty: String, Sendable, Equatable, Hashable, CaseItera
     case value
     /// The fraction of a text's characters shown.
     case reveal
+    /// The clip shape's geometry: a rect's or capsule's box and a rect's corner radius,
+    /// a circle's or ellipse's centre and radii.
+    case clipX = "clipShape.x"
+    case clipY = "clipShape.y"
+    case clipWidth = "clipShape.width"
+    case clipHeight = "clipShape.height"
+    case clipCornerRadius = "clipShape.cornerRadius"
+    case clipCenterX = "clipShape.cx"
+    case clipCenterY = "clipShape.cy"
+    case clipRadius = "clipShape.r"
+    case clipRadiusX = "clipShape.rx"
+    case clipRadiusY = "clipShape.ry"
 
     public var isColor: Bool {
         self == .shadowColor || self == .strokeColor || self == .fillColor

@@ -6,7 +6,9 @@ import Foundation
 // Where a node becomes pixels: the tree walk, layers and their effects.
 //
 // Invariant the layer and particle code relies on: every clip set on a context is a rectangle
-// aligned to device pixels (the canvas letterbox and layer regions), so `deviceClip` is exact.
+// aligned to device pixels (the canvas letterbox and layer regions), so `deviceClip` is exact, except
+// inside a node's clip shape: there `deviceClip` is the clip's bounding box (enough to size layers), and
+// particles are drawn as paths, which cairo clips.
 
 extension FrameRenderer {
     /// Draws one node (and its subtree) with the context's current transform as its parent's space.
@@ -26,12 +28,12 @@ extension FrameRenderer {
         if effects.needsLayer, !canDrawWithoutLayer(effects) {
             if hasOnlyShadow(effects) {
                 drawShadowBeneath(effects, shadowHue: outerHue, in: cr)
-                drawContent(effects, alpha: 1, in: cr)
+                drawClippedContent(effects, alpha: 1, in: cr)
             } else {
                 drawLayer(effects, shadowHue: outerHue, in: cr)
             }
         } else {
-            drawContent(effects, alpha: min(node.opacity, 1), in: cr)
+            drawClippedContent(effects, alpha: min(node.opacity, 1), in: cr)
         }
         paintHue = outerHue
         cairo_restore(cr)
@@ -69,7 +71,7 @@ extension FrameRenderer {
     /// blur and shadow), applies hue rotation, blur, mask and shadow to that group's pixels, then
     /// composites it once with the node's opacity.
     private func drawLayer(_ node: NodeSnapshot, shadowHue: Double, in cr: OpaquePointer) {
-        guard let ink = inkBounds(of: node.content, bounds: node.bounds) else { return }
+        guard let ink = inkBounds(of: node) else { return }
         var ctm = cairo_matrix_t()
         cairo_get_matrix(cr, &ctm)
         let pixelsPerPoint = ctm.uniformScale
@@ -109,7 +111,9 @@ extension FrameRenderer {
         // can go into the layer first (opacity then applies to both, as SwiftUI does).
         let shadowFirst = node.shadow != nil && blurSigma == 0 && node.mask == nil && node.hueRotation == 0
         if shadowFirst { drawShadowBeneath(node, shadowHue: shadowHue, in: layerContext) }
-        drawContent(node, alpha: 1, in: layerContext)
+        // The clip comes after the blur: a blurred node is clipped once its pixels are blurred.
+        let clipAfterBlur = blurSigma > 0 ? node.clipShape : nil
+        if clipAfterBlur != nil { drawContent(node, alpha: 1, in: layerContext) } else { drawClippedContent(node, alpha: 1, in: layerContext) }
         if node.hueRotation != 0 || blurSigma > 0 {
             withPixels(of: layer) { pixels, width, height, rowPixels in
                 if node.hueRotation != 0 {
@@ -122,6 +126,10 @@ extension FrameRenderer {
                 }
             }
         }
+        // Cut before the shadow, so the shadow is the clipped silhouette's: in the layer, at its resolution.
+        // Without a shadow the cut waits for compositing, where it is made at full resolution.
+        let clipInLayer = node.shadow != nil ? clipAfterBlur : nil
+        if let clip = clipInLayer { clearOutside(clip, in: layerContext) }
         if let mask = node.mask {
             let pattern = makePattern(mask, bounds: node.bounds, alpha: 1, hue: 0)
             cairo_set_operator(layerContext, CAIRO_OPERATOR_DEST_IN)
@@ -137,6 +145,11 @@ extension FrameRenderer {
         cairo_surface_flush(layer)
 
         cairo_save(cr)
+        if clipInLayer == nil, let clip = clipAfterBlur {
+            cairo_new_path(cr)
+            addPath(clip, to: cr)
+            cairo_clip(cr)
+        }
         cairo_identity_matrix(cr)
         cairo_rectangle(cr, Double(visible.x), Double(visible.y), Double(visible.width), Double(visible.height))
         cairo_clip(cr)
@@ -168,7 +181,7 @@ extension FrameRenderer {
         cairo_surface_mark_dirty(surface)
     }
 
-    /// The current clip in device pixels (exact, since every clip is a device-aligned rectangle).
+    /// The current clip in device pixels (exact for the device-aligned rectangles; a clip shape's bounding box).
     func deviceClip(_ cr: OpaquePointer) -> PixelRect? {
         var matrix = cairo_matrix_t()
         cairo_get_matrix(cr, &matrix)
@@ -187,7 +200,7 @@ extension FrameRenderer {
         case .group(let children):
             var union: BoundingBox?
             for child in children where child.opacity > 0 && child.transform.isDrawable {
-                guard var box = inkBounds(of: child.content, bounds: child.bounds) else { continue }
+                guard var box = inkBounds(of: child) else { continue }
                 box = box.insetBy(-child.effectReach)
                 let placed = child.transform.cairoMatrix.boundingBox(of: box)
                 union = union.map { $0.union(placed) } ?? placed

@@ -19,7 +19,7 @@ extension FrameRenderer {
     /// `shadowHue` is the hue rotation of the node's ancestors (its own comes before its shadow).
     func drawShadowBeneath(_ node: NodeSnapshot, shadowHue: Double, in cr: OpaquePointer) {
         guard let shadow = node.shadow else { return }
-        guard shadow.color.alpha > 0, let ink = inkBounds(of: node.content, bounds: node.bounds),
+        guard shadow.color.alpha > 0, let ink = inkBounds(of: node),
               let clip = deviceClip(cr) else { return }
         var ctm = cairo_matrix_t()
         cairo_get_matrix(cr, &ctm)
@@ -77,7 +77,7 @@ extension FrameRenderer {
         cairo_translate(cr, -Double(grid.originX), -Double(grid.originY))
         var matrix = ctm
         cairo_transform(cr, &matrix)
-        drawContent(node, alpha: 1, in: cr)
+        drawClippedContent(node, alpha: 1, in: cr)
         cairo_destroy(cr)
         cairo_surface_flush(surface)
         return surface

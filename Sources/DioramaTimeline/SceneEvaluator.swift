@@ -89,7 +89,8 @@ struct EvaluationContext {
         }
         return NodeSnapshot(id: plan.id, transform: Self.transform(style, frame: plan.anchorFrame), bounds: plan.anchorFrame,
                             opacity: style.opacity, hueRotation: style.hueRotation, blur: style.blur,
-                            shadow: style.shadow, mask: style.mask, content: content)
+                            shadow: style.shadow, mask: style.mask, content: content,
+                            clipShape: style.clipShape.map(Self.clipGeometry))
     }
 
     private func shape(_ geometry: Geometry, _ style: NodeStyle) -> ShapeSnapshot {
@@ -99,8 +100,8 @@ struct EvaluationContext {
     /// Scale around the scale anchor, then rotation around the rotation anchor, then the offset
     /// (NodeStyle's order), composed in closed form: p' = R·(S·(p − As) + As − Ar) + Ar + offset.
     static func transform(_ style: NodeStyle, frame: Rect) -> Transform2D {
-        let scaleAnchor = frame.point(at: style.scaleAnchor)
-        let rotationAnchor = frame.point(at: style.rotationAnchor)
+        let scaleAnchor = style.scaleAnchorPoint ?? frame.point(at: style.scaleAnchor)
+        let rotationAnchor = style.rotationAnchorPoint ?? frame.point(at: style.rotationAnchor)
         let (sx, sy) = (style.scale.x, style.scale.y)
         let (sine, cosine): (Double, Double)
         if style.rotation == 0 {
@@ -167,6 +168,8 @@ struct EvaluationContext {
         case .yOffset: style.yOffset = number
         case .value: style.textValue = number
         case .reveal: style.reveal = number
+        case .clipX, .clipY, .clipWidth, .clipHeight, .clipCornerRadius, .clipCenterX, .clipCenterY, .clipRadius,
+             .clipRadiusX, .clipRadiusY: style.clipShape = style.clipShape.map { applyClip(number, to: property, of: $0) }
         case .shadowColor, .strokeColor, .fillColor, .text: break
         }
     }
@@ -190,6 +193,7 @@ struct EvaluationContext {
             style.stroke = stroke
         }
         if case .solid(let color) = style.fill { style.fill = .solid(clamped(color)) }
+        if let clip = style.clipShape { style.clipShape = clampedClip(clip) }
     }
 
     private static func clamped(_ color: Color) -> Color {

@@ -31,6 +31,8 @@ struct NodePlan: Sendable {
     let content: Content
     /// `frame`, else the content's untransformed bounds: what named anchors and gradients refer to.
     let anchorFrame: Rect
+    /// `anchorFrame` cut to the clip shape as written: what this node adds to its group's content bounds.
+    let visibleFrame: Rect
     /// In the fixed order of `AnimatableProperty.allCases`, so `scale` is applied before `scale.x` / `scale.y`.
     let channels: [PropertyChannel]
     /// The node's snapshot when nothing in its subtree depends on time or language (no animation, emitter or
@@ -39,13 +41,12 @@ struct NodePlan: Sendable {
 
     init(_ node: Node) {
         id = node.id
-        style = node.style
         zIndex = node.zIndex
         var childFrames: [Rect] = []
         switch node.content {
         case .group(let group):
             let children = group.children.map(NodePlan.init)
-            childFrames = children.map(\.anchorFrame)
+            childFrames = children.map(\.visibleFrame)
             content = .group(NodePlan.sorted(children))
         case .rect(let shape): content = .rect(shape.rect)
         case .ellipse(let e): content = .ellipse(center: e.center, radiusX: e.radiusX, radiusY: e.radiusY)
@@ -57,7 +58,17 @@ struct NodePlan: Sendable {
         case .emitter(let emitter): content = .emitter(ParticleField(emitter))
         case .image(let image): content = .image(image)
         }
-        anchorFrame = node.frame ?? ContentBounds.of(node.content, children: childFrames)
+        let anchorFrame = node.frame ?? ContentBounds.of(node.content, children: childFrames)
+        self.anchorFrame = anchorFrame
+        // A fitted clip takes its place in the frame once, here; its animations then start from that geometry.
+        var style = node.style
+        style.clipShape = style.clipShape?.placed(in: anchorFrame)
+        self.style = style
+        if let clip = style.clipShape {
+            visibleFrame = ContentBounds.of(anchorFrame, clippedTo: clip)
+        } else {
+            visibleFrame = anchorFrame
+        }
         channels = AnimatableProperty.allCases.compactMap { property in
             let samplers = node.animations.filter { $0.property == property }.map(AnimationSampler.init)
             return samplers.isEmpty ? nil : PropertyChannel(property: property, samplers: samplers)

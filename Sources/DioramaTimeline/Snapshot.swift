@@ -35,10 +35,13 @@ public struct NodeSnapshot: Sendable, Equatable {
     /// A paint whose alpha masks the node's layer; its unit points refer to `bounds`.
     public var mask: Paint?
     public var content: SnapshotContent
+    /// Only what lies inside this outline (non-zero rule, in the node's own coordinates) is drawn; it applies
+    /// after blur and before mask and shadow.
+    public var clipShape: Geometry?
 
     public init(id: String? = nil, transform: Transform2D = .identity, bounds: Rect, opacity: Double = 1,
                 hueRotation: Double = 0, blur: Double = 0, shadow: Shadow? = nil, mask: Paint? = nil,
-                content: SnapshotContent) {
+                content: SnapshotContent, clipShape: Geometry? = nil) {
         self.id = id
         self.transform = transform
         self.bounds = bounds
@@ -48,6 +51,7 @@ public struct NodeSnapshot: Sendable, Equatable {
         self.shadow = shadow
         self.mask = mask
         self.content = content
+        self.clipShape = clipShape
     }
 
     /// True when the node must be drawn as one offscreen layer (opacity, effects or a mask apply to it as a whole).

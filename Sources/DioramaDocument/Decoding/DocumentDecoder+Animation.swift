@@ -289,6 +289,7 @@ extension DocumentDecoder {
         case .fillColor: if style.fill == nil && styleFields.has("fill") { return nil }
         default: break
         }
+        if property.isClipGeometry { return clipApplicability(of: property, style: style, styleFields: styleFields) }
         switch property {
         case .cornerRadius where nodeType != "rect":
             return ("only rect nodes have a corner radius", nil)
@@ -356,6 +357,8 @@ extension DocumentDecoder {
         case .text: return .text(LocalizedString(""))
         case .value: return .number(style.textValue ?? 0)
         case .reveal: return .number(style.reveal)
+        case .clipX, .clipY, .clipWidth, .clipHeight, .clipCornerRadius, .clipCenterX, .clipCenterY, .clipRadius,
+             .clipRadiusX, .clipRadiusY: return clipBaseValue(of: property, style: style)
         }
     }
 
@@ -373,6 +376,8 @@ extension DocumentDecoder {
         case .text: (.any, "text")
         case .value: (counterRange, "the counter's number")
         case .reveal: (.unit, "a fraction of the characters, from 0 to 1")
+        case .clipX, .clipY, .clipCenterX, .clipCenterY: (.any, "points")
+        case .clipWidth, .clipHeight, .clipCornerRadius, .clipRadius, .clipRadiusX, .clipRadiusY: (.nonNegative, "points")
         }
     }
 

@@ -253,6 +253,7 @@ extension DocumentDecoder {
             if let from = number(trim, "from", default: 0, range: .unit, what: "a trim") { style.trimFrom = from }
             if let to = number(trim, "to", default: 1, range: .unit, what: "a trim") { style.trimTo = to }
         }
+        decodeClipShapeAndAnchorPoints(fields, into: &style)
         return style
     }
 

@@ -16,6 +16,7 @@ enum DocumentKeys {
     /// Keys every node accepts: identity, SwiftUI's modifiers, and animations.
     static let nodeCommon = ["type", "id", "offset", "rotation", "anchor", "scale", "scaleAnchor", "opacity",
                              "hueRotation", "blur", "shadow", "mask", "zIndex", "frame", "animations"]
+        + ["clipShape", "anchorPoint", "scaleAnchorPoint"]
     /// Keys of nodes that draw an outline: rect, circle, ellipse, polygon, path, wave, line.
     static let shapeStyle = ["fill", "stroke", "trim"]
 
@@ -48,6 +49,15 @@ enum DocumentKeys {
                             "scaleSpeed", "rotation", "rotationRange", "spin", "alpha", "alphaSpeed", "color", "shape",
                             "blendMode", "sway", "prewarm"]
     static let vector = ["x", "y"]
+    static let anchorPoint = ["x", "y"]
+    /// Per clip shape type, its keys (each object also has `type`).
+    static let clipShapes: [(type: String, keys: [String])] = [
+        ("rect", ["x", "y", "width", "height", "cornerRadius"]),
+        ("circle", ["cx", "cy", "r"]),
+        ("ellipse", ["cx", "cy", "rx", "ry"]),
+        ("capsule", ["x", "y", "width", "height"]),
+        ("path", ["d"]),
+    ]
     static let sway = ["amplitude", "frequency"]
 
     static let paintKinds = ["linear", "radial", "angular"]

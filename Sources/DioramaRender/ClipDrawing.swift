@@ -1,0 +1,57 @@
+import CCairo
+import DioramaDocument
+import DioramaTimeline
+
+// Clip shapes. A node's clip applies after its blur and before its mask and shadow (NodeStyle's order).
+// Without blur the content is simply drawn through a cairo clip (anti-aliased); with blur the layer is
+// blurred whole, then everything outside the clip is cleared from it, so the blur ends at the clip's edge.
+
+extension FrameRenderer {
+    /// Draws the node's content through its clip shape, if it has one.
+    func drawClippedContent(_ node: NodeSnapshot, alpha: Double, in cr: OpaquePointer) {
+        guard let clip = node.clipShape else {
+            drawContent(node, alpha: alpha, in: cr)
+            return
+        }
+        cairo_save(cr)
+        cairo_new_path(cr)
+        addPath(clip, to: cr)
+        // An empty outline clips everything away, as an empty clip shape should.
+        cairo_clip(cr)
+        drawContent(node, alpha: alpha, in: cr)
+        cairo_restore(cr)
+    }
+
+    /// Clears what lies outside the outline (in the context's user space) from the context's target.
+    func clearOutside(_ clip: Geometry, in cr: OpaquePointer) {
+        cairo_save(cr)
+        cairo_new_path(cr)
+        addPath(clip, to: cr)
+        cairo_set_operator(cr, CAIRO_OPERATOR_DEST_IN)
+        cairo_set_source_rgba(cr, 0, 0, 0, 1)
+        cairo_fill(cr)
+        cairo_restore(cr)
+    }
+
+    /// A box (in the node's own coordinates) holding everything the node paints before its blur and
+    /// shadow spread it: its content's ink, cut to its clip's bounds. Nil when it paints nothing.
+    func inkBounds(of node: NodeSnapshot) -> BoundingBox? {
+        guard let ink = inkBounds(of: node.content, bounds: node.bounds) else { return nil }
+        guard let clip = node.clipShape else { return ink }
+        cairo_new_path(measuring)
+        addPath(clip, to: measuring)
+        var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
+        cairo_path_extents(measuring, &x1, &y1, &x2, &y2)
+        cairo_new_path(measuring)
+        let cut = BoundingBox(minX: max(ink.minX, x1), minY: max(ink.minY, y1), maxX: min(ink.maxX, x2), maxY: min(ink.maxY, y2))
+        return cut.nonEmptyBox
+    }
+
+    /// True when the context's clip is whole device pixels (the letterbox, layer regions), so pixels may be
+    /// written straight into the target; false inside a clip shape, which only cairo's drawing honours.
+    func clipIsPixelRegion(_ cr: OpaquePointer) -> Bool {
+        guard let rectangles = cairo_copy_clip_rectangle_list(cr) else { return false }
+        defer { cairo_rectangle_list_destroy(rectangles) }
+        return rectangles.pointee.status == CAIRO_STATUS_SUCCESS
+    }
+}
