@@ -64,7 +64,7 @@ extension DocumentDecoder {
             if let until, case .at(let end)? = Optional(until.trigger), case .at(let start)? = trigger, let offset,
                end + until.offset <= start + offset {
                 error(member.value.offset, fields.path("until"),
-                      "the cue ends (\"until\": \(Self.seconds(end + until.offset)) s) before it starts (\(Self.seconds(start + offset)) s)",
+                      "\"until\" (\(Self.seconds(end + until.offset)) s) is not after the cue's start (\(Self.seconds(start + offset)) s)",
                       hint: "\"until\" is a scene time after the cue's start; leave it out to end the sound with the scene")
             }
         }
