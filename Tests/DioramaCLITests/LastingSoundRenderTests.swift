@@ -32,6 +32,14 @@ import Testing
         #expect(Self.fingerprint(try Data(contentsOf: file)) == fingerprint)
     }
 
+    /// `diorama timeline` of the shipped scenes.json, text and JSON, as before lasting sounds (FNV-1a of the output).
+    @Test(arguments: [([String](), UInt64(0x0dce_c5f6_8440_cee4)), (["--json"], UInt64(0x53fc_03e2_2dea_6690))])
+    func theShippedPlaylistsTimelineIsUnchanged(options: [String], fingerprint: UInt64) throws {
+        let result = try DioramaCommand.run(["timeline", "scenes.json"] + options)
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(Self.fingerprint(Data(result.standardOutput.utf8)) == fingerprint)
+    }
+
     @Test func aLoopUntilATimeIsHeardFromItsSampleAndSilentAfterItsFade() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
