@@ -63,6 +63,11 @@ public struct MixerStatistics: Sendable, Equatable {
 /// in frame order. Blocks are split at the exact frames of these changes, so the output is the same
 /// whatever the block size.
 ///
+/// Ducking: a voice started with a `VoiceDuck` lowers every `.ambience` voice while it sounds (see
+/// `VoiceDuck`); overlapping ducks take the lowest gain at each frame. Ducks of ended voices finish their
+/// release from a fixed table, and the gain curve is computed per chunk of `duckChunkFrames` into a buffer
+/// allocated with the mixer. With no duck in force the mix is exactly what it is without ducking.
+///
 /// Threads: one control thread sends commands (`send`); one audio thread calls `render`.
 /// `render` does not allocate, lock, print or touch files.
 public final class Mixer: @unchecked Sendable {
@@ -98,6 +103,8 @@ public final class Mixer: @unchecked Sendable {
     private var ramp = OutputRamp()
     /// Ducks of ended voices still releasing, and the ambience's gain per frame of the chunk being mixed.
     private var retiredDucks: RetiredDucks
+    /// Sounding voices with a duck (every voice leaves through `retireDuck`, which counts it out).
+    private var duckingVoices = 0
     private let duckCurve: UnsafeMutablePointer<Float>
     /// Frames mixed at a time while a duck is in force (the length of `duckCurve`).
     static let duckChunkFrames = 256
@@ -370,6 +377,7 @@ public final class Mixer: @unchecked Sendable {
             tag: start.tag, priority: start.priority, serial: nextSerial)
         voices[slot].stops = waiting.stops
         voices[slot].duck = start.duck
+        if start.duck.isActive { duckingVoices += 1 }
         if startFrame > start.frame { voices[slot].stops.delay(to: startFrame) }
         nextSerial &+= 1
     }
@@ -550,10 +558,10 @@ public final class Mixer: @unchecked Sendable {
 extension Mixer {
     /// Whether any duck lowers the ambience from `frame` on (forgetting retired ducks that are over).
     fileprivate func isDucking(from frame: Int64) -> Bool {
+        if duckingVoices > 0 { return true }
+        guard retiredDucks.count > 0 else { return false }
         retiredDucks.prune(before: frame)
-        if retiredDucks.count > 0 { return true }
-        for slot in 0..<slotCount where voices[slot].isActive && voices[slot].duck.isActive { return true }
-        return false
+        return retiredDucks.count > 0
     }
 
     /// Mixes like `renderSegment`'s plain loop, in chunks of `duckChunkFrames` whose ambience voices are scaled by
@@ -564,6 +572,7 @@ extension Mixer {
         while done < count {
             let chunk = min(Self.duckChunkFrames, count - done)
             let chunkStart = start + Int64(done)
+            retiredDucks.prune(before: chunkStart)
             duckCurve.update(repeating: 1, count: chunk)
             for slot in 0..<slotCount where voices[slot].isActive && voices[slot].duck.isActive {
                 voices[slot].duckEnvelope(minimumFrames: minimum).lower(duckCurve, from: chunkStart, count: chunk)
@@ -584,6 +593,7 @@ extension Mixer {
 
     fileprivate func retireDuck(of voice: Voice, endingAt frame: Int64) {
         guard voice.duck.isActive else { return }
+        duckingVoices -= 1
         var envelope = voice.duckEnvelope(minimumFrames: configuration.minimumStopFadeFrames)
         envelope.end = max(min(envelope.end, frame), envelope.start)
         retiredDucks.add(envelope)

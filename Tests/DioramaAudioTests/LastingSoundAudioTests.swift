@@ -85,6 +85,19 @@ import Testing
         #expect(left[120_000] == 2 * bed)
     }
 
+    @Test("a loop ended on the sample it starts on is not heard, offline or live")
+    func aLoopEndedOnItsOwnSampleIsSilent() throws {
+        let folder = try Self.folder()
+        // 1.00001 s and 1.00002 s are both sample 48 001.
+        let audio = try Self.document("""
+            [{ "id": "a", "duration": 2, "cues": [{ "sound": "bed", "at": 1.00001, "loop": true, "until": 1.00002 }] }]
+            """, in: folder)
+        let schedule = CueSchedule(document: audio.document, sampleRate: Self.rate)
+        #expect(schedule.cues.map(\.sampleIndex) == [48_001] && schedule.stops.map(\.sampleIndex) == [48_001])
+        #expect(Self.offline(audio).allSatisfy { $0 == 0 })
+        #expect(PlaylistAudioTests.playLive(audio, frames: 100_000, end: .stop, []).left.allSatisfy { $0 == 0 })
+    }
+
     @Test("a stop cue lands on its sample: the named cue's voice fades from there over the stop's fadeOut")
     func stopLandsOnItsSample() throws {
         let folder = try Self.folder()
