@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "DioramaAudioTests", dependencies: ["DioramaAudio", "DioramaTimeline", "DioramaSynthesis", "DioramaTestSupport"]),
         .testTarget(name: "DioramaSynthesisTests", dependencies: ["DioramaSynthesis", "DioramaAudio", "DioramaTestSupport"]),
         .testTarget(name: "DioramaPlayerTests", dependencies: ["DioramaPlayer", "DioramaTestSupport"]),
-        .testTarget(name: "DioramaCLITests", dependencies: ["DioramaTestSupport"]),
+        .testTarget(name: "DioramaCLITests", dependencies: ["DioramaTestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

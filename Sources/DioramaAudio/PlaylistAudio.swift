@@ -41,14 +41,29 @@ public struct PlaylistAudio: Sendable {
         precondition(schedule.sampleRate == sampleRate, "the schedule's rate must be the bank's")
         let scenes = schedule.scenes.map { span in
             AudioPlan.SceneSound(startFrame: span.startSample, endFrame: span.endSample,
-                                 ambience: beds(ofScene: span.index))
+                                 ambience: beds(ofScene: span.index, startingIn: schedule))
         }
+        let rate = Rational(sampleRate)
         let cues = schedule.cues.compactMap { cue -> AudioPlan.CueSound? in
             guard let sound = bank.index(of: cue.firing.sound) else { return nil }
+            // A sound ended on the sample it starts on never sounds: played live, its stop comes after its start
+            // at that frame and the mixer drops it.
+            let span = schedule.scenes[cue.firing.scene]
+            let sceneEnd = cue.firing.endsWithScene ? span.endSample : .max
+            let end = cue.firing.end.map { Int64(clamping: ((span.start + $0.sceneTime) * rate).ceiling) } ?? .max
+            if min(sceneEnd, end) <= cue.sampleIndex { return nil }
             return AudioPlan.CueSound(frame: cue.sampleIndex, sound: sound, gain: gain(sound, cue.firing.gain),
-                                      pan: Float(cue.firing.pan))
+                                      pan: Float(cue.firing.pan), loops: cue.firing.loops,
+                                      tag: AudioPlan.cueTag(scene: cue.firing.scene, cue: cue.firing.cue), duck: duck(cue.firing.duck))
         }
-        return AudioPlan(scenes: scenes, cues: cues)
+        var stops = schedule.scenes.flatMap { span in
+            heldCues(ofScene: span.index).map { AudioPlan.StopSound(frame: span.endSample, tag: $0.tag, fadeFrames: $0.fadeFrames) }
+        }
+        for stop in schedule.stops {
+            stops.append(AudioPlan.StopSound(frame: stop.sampleIndex, tag: AudioPlan.cueTag(scene: stop.stop.scene, cue: stop.stop.cue),
+                                             fadeFrames: frames(seconds: stop.stop.fadeOut)))
+        }
+        return AudioPlan(scenes: scenes, cues: cues, stops: stops)
     }
 
     /// The mixer commands for one event of the playlist sequencer (live playback): a scene's
@@ -63,17 +78,28 @@ public struct PlaylistAudio: Sendable {
     public func commands(for event: SequencerEvent) -> [MixerCommand] {
         switch event {
         case .sceneAppeared(let scene, let frame):
-            return beds(ofScene: scene).enumerated().map { index, bed in
+            // Ambience with a `start` of its own comes with `ambienceDue`.
+            return beds(ofScene: scene).enumerated().filter { !startsLater(scene: scene, bed: $0.offset) }.map { index, bed in
                 .start(VoiceStart(sound: bed.sound, frame: frame, gain: bed.gain, fadeInFrames: bed.fadeInFrames,
                                   loops: true, tag: AudioPlan.bedTag(scene: scene, bed: index), priority: .ambience))
             }
         case .sceneDisappeared(let scene, let frame):
+            // Every bed, and every cue whose sound ends with the scene (loops, cues with `until`).
             return beds(ofScene: scene).enumerated().map { index, bed in
                 .stop(tag: AudioPlan.bedTag(scene: scene, bed: index), frame: frame, fadeFrames: bed.fadeOutFrames)
-            }
+            } + heldCueStops(ofScene: scene, frame: frame)
         case .cueDue(let firing, let frame):
             guard let sound = bank.index(of: firing.sound) else { return [] }
-            return [.start(VoiceStart(sound: sound, frame: frame, gain: gain(sound, firing.gain), pan: Float(firing.pan)))]
+            return [.start(VoiceStart(sound: sound, frame: frame, gain: gain(sound, firing.gain), pan: Float(firing.pan),
+                                      loops: firing.loops, tag: AudioPlan.cueTag(scene: firing.scene, cue: firing.cue),
+                                      duck: duck(firing.duck)))]
+        case .cueStopDue(let stop, let frame):
+            return [.stop(tag: AudioPlan.cueTag(scene: stop.scene, cue: stop.cue), frame: frame, fadeFrames: frames(seconds: stop.fadeOut))]
+        case .ambienceDue(let start, let frame):
+            guard let index = bedIndex(scene: start.scene, ambience: start.ambience) else { return [] }
+            let bed = beds(ofScene: start.scene)[index]
+            return [.start(VoiceStart(sound: bed.sound, frame: frame, gain: bed.gain, fadeInFrames: bed.fadeInFrames,
+                                      loops: true, tag: AudioPlan.bedTag(scene: start.scene, bed: index), priority: .ambience))]
         case .revoked(let frame):
             return [.revoke(fromFrame: frame)]
         case .paused(let frame):
@@ -103,6 +129,58 @@ public struct PlaylistAudio: Sendable {
             return AudioPlan.Bed(sound: sound, gain: gain(sound, ambience.gain),
                                  fadeInFrames: frames(seconds: ambience.fadeIn), fadeOutFrames: frames(seconds: ambience.fadeOut))
         }
+    }
+
+    /// The scene's ambience (as `beds(ofScene:)` lists it) that plays, with each start frame: an ambience with a
+    /// `start` begins on its scheduled sample, one whose start never comes in the scene is left out.
+    private func beds(ofScene index: Int, startingIn schedule: CueSchedule) -> [AudioPlan.Bed] {
+        let starts = schedule.ambienceStarts.filter { $0.start.scene == index }
+        return beds(ofScene: index).enumerated().compactMap { bedIndex, bed in
+            guard startsLater(scene: index, bed: bedIndex) else { return bed }
+            guard let ambience = ambienceIndex(scene: index, bed: bedIndex),
+                  let start = starts.first(where: { $0.start.ambience == ambience }) else { return nil }
+            var bed = bed
+            bed.startFrame = start.sampleIndex
+            return bed
+        }
+    }
+
+    /// The index in the scene's `ambience` of bed `bed` (sounds that did not load have no bed).
+    private func ambienceIndex(scene: Int, bed: Int) -> Int? {
+        let loaded = document.scenes[scene].ambience.indices.filter { bank.index(of: document.scenes[scene].ambience[$0].sound) != nil }
+        return loaded.indices.contains(bed) ? loaded[bed] : nil
+    }
+
+    /// The bed of ambience `ambience` of the scene, if its sound loaded.
+    private func bedIndex(scene: Int, ambience: Int) -> Int? {
+        guard document.scenes.indices.contains(scene), document.scenes[scene].ambience.indices.contains(ambience),
+              bank.index(of: document.scenes[scene].ambience[ambience].sound) != nil else { return nil }
+        return document.scenes[scene].ambience[..<ambience].filter { bank.index(of: $0.sound) != nil }.count
+    }
+
+    /// Whether bed `bed` of the scene starts on a moment of its own rather than with the scene.
+    private func startsLater(scene: Int, bed: Int) -> Bool {
+        ambienceIndex(scene: scene, bed: bed).map { document.scenes[scene].ambience[$0].start != nil } ?? false
+    }
+
+    /// Stops at `frame` of the cues of the scene whose sound ends with it, each over its own fade-out.
+    private func heldCueStops(ofScene index: Int, frame: Int64) -> [MixerCommand] {
+        heldCues(ofScene: index).map { .stop(tag: $0.tag, frame: frame, fadeFrames: $0.fadeFrames) }
+    }
+
+    /// The tags and fade-outs of the scene's cues whose sound ends with it (loops, cues with `until`).
+    private func heldCues(ofScene index: Int) -> [(tag: UInt32, fadeFrames: Int)] {
+        guard document.scenes.indices.contains(index) else { return [] }
+        return document.scenes[index].cues.enumerated().compactMap { cueIndex, cue in
+            guard cue.endsWithScene, bank.index(of: cue.sound) != nil else { return nil }
+            return (AudioPlan.cueTag(scene: index, cue: cueIndex), frames(seconds: cue.fadeOut))
+        }
+    }
+
+    private func duck(_ duck: Ducking?) -> VoiceDuck {
+        guard let duck else { return .none }
+        return VoiceDuck(gain: Float(duck.linearGain), attackFrames: frames(seconds: duck.attackMilliseconds / 1000),
+                         releaseFrames: frames(seconds: duck.releaseMilliseconds / 1000))
     }
 
     private func gain(_ sound: Int, _ gain: Double) -> Float { Float(bank.gains[sound] * gain) }

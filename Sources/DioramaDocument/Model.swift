@@ -145,12 +145,15 @@ public struct Ambience: Sendable, Equatable {
     public var fadeIn: Double
     /// Seconds of fade-out when the scene disappears.
     public var fadeOut: Double
+    /// When it starts (its first occurrence); nil: when the scene appears.
+    public var start: CueMoment?
 
-    public init(sound: String, gain: Double = 1, fadeIn: Double = 1, fadeOut: Double = 1) {
+    public init(sound: String, gain: Double = 1, fadeIn: Double = 1, fadeOut: Double = 1, start: CueMoment? = nil) {
         self.sound = sound
         self.gain = gain
         self.fadeIn = fadeIn
         self.fadeOut = fadeOut
+        self.start = start
     }
 }
 
@@ -164,13 +167,35 @@ public struct Cue: Sendable, Equatable {
     public var gain: Double
     /// -1 (left) ... 1 (right), constant power.
     public var pan: Double
+    /// Names the cue so a stop cue can end its sound; unique among the scene's cues.
+    public var id: String?
+    /// Set on a stop cue: the id of the cue whose sound it ends (`sound` is then empty).
+    public var stop: String?
+    /// Whether the sound repeats seamlessly until it ends (`until`, a stop cue, or the scene's end).
+    public var loops: Bool
+    /// When the sound ends: the first occurrence after it starts; nil: the sound's own end, or the scene's
+    /// end for a loop. A cue that loops or has `until` also ends when its scene disappears.
+    public var until: CueMoment?
+    /// Seconds of fade-out when the sound is ended early (`until`, the scene's end, a stop cue without its own).
+    /// On a stop cue: the fade it ends the sound with.
+    public var fadeOut: Double
+    /// Lowers the scene's ambience while the sound plays.
+    public var duck: Ducking?
 
-    public init(sound: String, trigger: CueTrigger, offset: Rational = .zero, gain: Double = 1, pan: Double = 0) {
+    public init(sound: String, trigger: CueTrigger, offset: Rational = .zero, gain: Double = 1, pan: Double = 0,
+                id: String? = nil, stop: String? = nil, loops: Bool = false, until: CueMoment? = nil,
+                fadeOut: Double = 0, duck: Ducking? = nil) {
         self.sound = sound
         self.trigger = trigger
         self.offset = offset
         self.gain = gain
         self.pan = pan
+        self.id = id
+        self.stop = stop
+        self.loops = loops
+        self.until = until
+        self.fadeOut = fadeOut
+        self.duck = duck
     }
 }
 

@@ -63,6 +63,11 @@ public struct MixerStatistics: Sendable, Equatable {
 /// in frame order. Blocks are split at the exact frames of these changes, so the output is the same
 /// whatever the block size.
 ///
+/// Ducking: a voice started with a `VoiceDuck` lowers every `.ambience` voice while it sounds (see
+/// `VoiceDuck`); overlapping ducks take the lowest gain at each frame. Ducks of ended voices finish their
+/// release from a fixed table, and the gain curve is computed per chunk of `duckChunkFrames` into a buffer
+/// allocated with the mixer. With no duck in force the mix is exactly what it is without ducking.
+///
 /// Threads: one control thread sends commands (`send`); one audio thread calls `render`.
 /// `render` does not allocate, lock, print or touch files.
 public final class Mixer: @unchecked Sendable {
@@ -96,6 +101,13 @@ public final class Mixer: @unchecked Sendable {
     private var holdStart = Int64.max
     /// The output gain ramp of the last pause or resume (level 1 before any).
     private var ramp = OutputRamp()
+    /// Ducks of ended voices still releasing, and the ambience's gain per frame of the chunk being mixed.
+    private var retiredDucks: RetiredDucks
+    /// Sounding voices with a duck (every voice leaves through `retireDuck`, which counts it out).
+    private var duckingVoices = 0
+    private let duckCurve: UnsafeMutablePointer<Float>
+    /// Frames mixed at a time while a duck is in force (the length of `duckCurve`).
+    static let duckChunkFrames = 256
 
     private let clock = Atomic<Int64>(0)
     private let stolen = Atomic<Int>(0)
@@ -120,6 +132,8 @@ public final class Mixer: @unchecked Sendable {
         voices.initialize(repeating: Voice(source: silence, soundFrames: 0), count: slotCount)
         pending = .allocate(capacity: configuration.pendingLimit)
         transport = .allocate(capacity: Self.transportCapacity)
+        retiredDucks = RetiredDucks(capacity: slotCount)
+        duckCurve = .allocate(capacity: Self.duckChunkFrames)
     }
 
     deinit {
@@ -129,6 +143,8 @@ public final class Mixer: @unchecked Sendable {
         voices.deallocate()
         pending.deallocate()
         transport.deallocate()
+        retiredDucks.deallocate()
+        duckCurve.deallocate()
     }
 
     // MARK: Control thread
@@ -184,8 +200,12 @@ public final class Mixer: @unchecked Sendable {
     /// runs only here, so a hold freezes its state with the voices'.
     private func renderSegment(into output: UnsafeMutablePointer<Float>, from start: Int64, count: Int) {
         activateDueStarts(before: start + Int64(count), blockStart: start)
-        for slot in 0..<slotCount where voices[slot].isActive {
-            renderVoice(slot, into: output, blockStart: start, count: count)
+        if isDucking(from: start) {
+            renderDucked(into: output, from: start, count: count)
+        } else {
+            for slot in 0..<slotCount where voices[slot].isActive {
+                renderVoice(slot, into: output, blockStart: start, count: count)
+            }
         }
         let master = configuration.masterGain
         if master != 1 {
@@ -319,7 +339,10 @@ public final class Mixer: @unchecked Sendable {
             let elapsed = Int(blockStart - startFrame)
             if start.catchUp {
                 // Join the voice where it would be by now; its envelope still counts from its start.
-                if !start.loops && elapsed >= sound.frames { return }
+                if !start.loops && elapsed >= sound.frames {
+                    retireDuck(start.duck, start: startFrame, end: startFrame + Int64(sound.frames))
+                    return
+                }
                 position = elapsed % sound.frames
             } else {
                 // Late: an audible onset now is worth more than skipping into the sound.
@@ -327,7 +350,10 @@ public final class Mixer: @unchecked Sendable {
                 startFrame = blockStart
             }
         }
-        if waiting.stops.release.end <= blockStart { return }
+        if waiting.stops.release.end <= blockStart {
+            retireDuck(start.duck, start: startFrame, end: min(waiting.stops.release.frame, start.loops ? .max : startFrame + Int64(sound.frames)))
+            return
+        }
         var sounding = 0
         for slot in 0..<slotCount where voices[slot].isActive && !voices[slot].isReleasing { sounding += 1 }
         if sounding >= configuration.voiceLimit {
@@ -339,6 +365,7 @@ public final class Mixer: @unchecked Sendable {
             stolen.add(1, ordering: .relaxed)
         }
         let slot = freeSlot()
+        if voices[slot].isActive { retireDuck(of: slot, endingAt: blockStart) }
         let gains = constantPowerGains(pan: start.pan)
         let gain = start.gain.isFinite ? max(start.gain, 0) : 0
         voices[slot] = Voice(
@@ -349,6 +376,8 @@ public final class Mixer: @unchecked Sendable {
             inverseFadeIn: start.fadeInFrames > 0 ? 1 / Float(start.fadeInFrames) : 0,
             tag: start.tag, priority: start.priority, serial: nextSerial)
         voices[slot].stops = waiting.stops
+        voices[slot].duck = start.duck
+        if start.duck.isActive { duckingVoices += 1 }
         if startFrame > start.frame { voices[slot].stops.delay(to: startFrame) }
         nextSerial &+= 1
     }
@@ -385,13 +414,16 @@ public final class Mixer: @unchecked Sendable {
         return nearest
     }
 
-    private func renderVoice(_ slot: Int, into output: UnsafeMutablePointer<Float>, blockStart: Int64, count: Int) {
+    /// `duck`: the ambience's gain per frame from `blockStart`, for a voice it applies to.
+    private func renderVoice(_ slot: Int, into output: UnsafeMutablePointer<Float>, blockStart: Int64, count: Int,
+                             duck: UnsafePointer<Float>? = nil) {
         var voice = voices[slot]
         var offset = Int(max(voice.startFrame - blockStart, 0))
         while offset < count {
             let now = blockStart + Int64(offset)
             if voice.isReleasing && now >= voice.release.end {
                 voice.isActive = false
+                retireDuck(of: voice, endingAt: now)
                 break
             }
             if voice.position >= voice.soundFrames {
@@ -399,6 +431,7 @@ public final class Mixer: @unchecked Sendable {
                     voice.position = 0
                 } else {
                     voice.isActive = false
+                    retireDuck(of: voice, endingAt: now)
                     break
                 }
             }
@@ -413,7 +446,11 @@ public final class Mixer: @unchecked Sendable {
                     span = min(span, Int(voice.release.end - now))
                 }
             }
-            voice.mix(into: output + 2 * offset, count: span, frame: now)
+            if let duck {
+                voice.mix(into: output + 2 * offset, count: span, frame: now, duck: duck + offset)
+            } else {
+                voice.mix(into: output + 2 * offset, count: span, frame: now)
+            }
             voice.position += span
             offset += span
         }
@@ -482,8 +519,12 @@ public final class Mixer: @unchecked Sendable {
     /// came during the ramp) and settles the stops asked for in it.
     private func continueAfterHold(resumeFrame: Int64) {
         for slot in 0..<slotCount where voices[slot].isActive {
-            if !voices[slot].continueAfterHold(from: holdStart, to: resumeFrame) { voices[slot].isActive = false }
+            if !voices[slot].continueAfterHold(from: holdStart, to: resumeFrame) {
+                retireDuck(of: slot, endingAt: holdStart)
+                voices[slot].isActive = false
+            }
         }
+        for index in 0..<retiredDucks.count { retiredDucks.entries[index].continueAfterHold(from: holdStart, to: resumeFrame) }
         // Frame order survives: the map from old to new frames never decreases.
         var kept = 0
         for index in 0..<pendingCount {
@@ -500,6 +541,7 @@ public final class Mixer: @unchecked Sendable {
     /// never sound again. Navigating for long while paused then leaves one waiting start per bed, not one per step.
     private func endStoppedInHold(before frame: Int64) {
         for slot in 0..<slotCount where voices[slot].isActive && voices[slot].stops.holdStop.frame < frame {
+            retireDuck(of: slot, endingAt: holdStart)
             voices[slot].isActive = false
         }
         var kept = 0
@@ -508,6 +550,60 @@ public final class Mixer: @unchecked Sendable {
             kept += 1
         }
         pendingCount = kept
+    }
+}
+
+// MARK: Ducking (audio thread)
+
+extension Mixer {
+    /// Whether any duck lowers the ambience from `frame` on (forgetting retired ducks that are over).
+    fileprivate func isDucking(from frame: Int64) -> Bool {
+        if duckingVoices > 0 { return true }
+        guard retiredDucks.count > 0 else { return false }
+        retiredDucks.prune(before: frame)
+        return retiredDucks.count > 0
+    }
+
+    /// Mixes like `renderSegment`'s plain loop, in chunks of `duckChunkFrames` whose ambience voices are scaled by
+    /// the deepest duck at each frame.
+    fileprivate func renderDucked(into output: UnsafeMutablePointer<Float>, from start: Int64, count: Int) {
+        let minimum = configuration.minimumStopFadeFrames
+        var done = 0
+        while done < count {
+            let chunk = min(Self.duckChunkFrames, count - done)
+            let chunkStart = start + Int64(done)
+            retiredDucks.prune(before: chunkStart)
+            duckCurve.update(repeating: 1, count: chunk)
+            for slot in 0..<slotCount where voices[slot].isActive && voices[slot].duck.isActive {
+                voices[slot].duckEnvelope(minimumFrames: minimum).lower(duckCurve, from: chunkStart, count: chunk)
+            }
+            for index in 0..<retiredDucks.count { retiredDucks.entries[index].lower(duckCurve, from: chunkStart, count: chunk) }
+            for slot in 0..<slotCount where voices[slot].isActive {
+                renderVoice(slot, into: output + 2 * done, blockStart: chunkStart, count: chunk,
+                            duck: voices[slot].priority == .ambience ? UnsafePointer(duckCurve) : nil)
+            }
+            done += chunk
+        }
+    }
+
+    /// Keeps the duck of the voice in `slot`, ending no later than `frame`, releasing after the voice is gone.
+    fileprivate func retireDuck(of slot: Int, endingAt frame: Int64) {
+        retireDuck(of: voices[slot], endingAt: frame)
+    }
+
+    fileprivate func retireDuck(of voice: Voice, endingAt frame: Int64) {
+        guard voice.duck.isActive else { return }
+        duckingVoices -= 1
+        var envelope = voice.duckEnvelope(minimumFrames: configuration.minimumStopFadeFrames)
+        envelope.end = max(min(envelope.end, frame), envelope.start)
+        retiredDucks.add(envelope)
+    }
+
+    /// The duck of a start that is over before it could begin (a span rendered from after it): its release may
+    /// still reach into what is mixed.
+    fileprivate func retireDuck(_ duck: VoiceDuck, start: Int64, end: Int64) {
+        guard duck.isActive, end != .max else { return }
+        retiredDucks.add(DuckEnvelope(duck, start: start, end: end, minimumFrames: configuration.minimumStopFadeFrames))
     }
 }
 

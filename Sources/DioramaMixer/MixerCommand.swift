@@ -29,12 +29,16 @@ public struct VoiceStart: Sendable, Equatable, BitwiseCopyable {
     /// would be by now (for rendering or resuming part of a playlist), false begins the sound
     /// from its first frame at once (an onset late is better than no onset).
     public var catchUp: Bool
+    /// How the voice lowers the ambience while it sounds (`.none`: not at all).
+    public var duck: VoiceDuck
 
     public init(
         sound: Int, frame: Int64, gain: Float = 1, pan: Float = 0, fadeInFrames: Int = 0,
-        loops: Bool = false, tag: UInt32 = 0, priority: VoicePriority = .cue, catchUp: Bool = false
+        loops: Bool = false, tag: UInt32 = 0, priority: VoicePriority = .cue, catchUp: Bool = false,
+        duck: VoiceDuck = .none
     ) {
         self.catchUp = catchUp
+        self.duck = duck
         self.sound = sound
         self.frame = frame
         self.gain = gain

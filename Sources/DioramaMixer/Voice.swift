@@ -132,6 +132,8 @@ struct Voice {
     var priority = VoicePriority.cue
     /// Start order, for "oldest first" stealing.
     var serial: UInt64 = 0
+    /// How it lowers the ambience while it sounds.
+    var duck = VoiceDuck.none
 
     /// The release in force.
     var release: Release { stops.release }

@@ -25,6 +25,18 @@ public struct CueFiring: Sendable, Equatable {
     public var trigger: Trigger
     /// The cue's offset in seconds, already included in `sceneTime`.
     public var offset: Rational
+    /// The cue's id, when it has one (stop cues name it).
+    public var id: String? = nil
+    /// Whether the sound repeats until it is ended.
+    public var loops = false
+    /// Whether the scene's end (or leaving the scene) ends the sound: it loops or has an `until`.
+    public var endsWithScene = false
+    /// Seconds of fade-out when the sound is ended early.
+    public var fadeOut: Double = 0
+    /// How it lowers the scene's ambience while it sounds.
+    public var duck: Ducking? = nil
+    /// When its sound is ended early (its `until` or a stop cue); nil: at its own end, or the scene's end.
+    public var end: End? = nil
 }
 
 /// A cue firing placed on the playlist's timeline.
@@ -67,6 +79,10 @@ public struct CueSchedule: Sendable, Equatable {
     public let scenes: [SceneSpan]
     /// In playlist order: by absolute time, then scene, then cue index.
     public let cues: [ScheduledCue]
+    /// Where sounds are ended early (an `until`, a stop cue), in playlist order.
+    public let stops: [ScheduledStop]
+    /// Ambience starting on a moment of its scene, in playlist order.
+    public let ambienceStarts: [ScheduledAmbienceStart]
     /// Seconds, exactly.
     public let totalDuration: Rational
 
@@ -75,41 +91,44 @@ public struct CueSchedule: Sendable, Equatable {
         let rate = Rational(sampleRate)
         var spans: [SceneSpan] = []
         var cues: [ScheduledCue] = []
+        var stops: [ScheduledStop] = []
+        var ambienceStarts: [ScheduledAmbienceStart] = []
         var start = Rational.zero
         for (index, scene) in document.scenes.enumerated() {
             let end = start + scene.duration
             spans.append(SceneSpan(index: index, id: scene.id, start: start, duration: scene.duration,
                                    startSample: Self.sample(start * rate), endSample: Self.sample(end * rate)))
-            for firing in Self.firings(of: scene, index: index) {
+            let firings = Self.firings(of: scene, index: index)
+            let sceneStops = Self.stops(of: scene, index: index, firings: firings)
+            for firing in Self.withEnds(firings, of: scene, stops: sceneStops) {
                 let absolute = start + firing.sceneTime
                 cues.append(ScheduledCue(firing: firing, absoluteTime: absolute, sampleIndex: Self.sample(absolute * rate)))
+            }
+            for stop in sceneStops {
+                let absolute = start + stop.sceneTime
+                stops.append(ScheduledStop(stop: stop, absoluteTime: absolute, sampleIndex: Self.sample(absolute * rate)))
+            }
+            for ambience in Self.ambienceStarts(of: scene, index: index) {
+                let absolute = start + ambience.sceneTime
+                ambienceStarts.append(ScheduledAmbienceStart(start: ambience, absoluteTime: absolute, sampleIndex: Self.sample(absolute * rate)))
             }
             start = end
         }
         scenes = spans
         self.cues = cues
+        self.stops = stops
+        self.ambienceStarts = ambienceStarts
         totalDuration = start
     }
 
     /// The firings of one scene's cues with `0 <= sceneTime < duration`, ordered by scene time, then cue index.
+    /// Stop cues play nothing (see `stops(of:index:firings:)`).
     public static func firings(of scene: Scene, index: Int) -> [CueFiring] {
         var result: [CueFiring] = []
-        for (cueIndex, cue) in scene.cues.enumerated() {
-            func firing(at time: Rational, _ trigger: CueFiring.Trigger) -> CueFiring {
-                CueFiring(scene: index, sceneID: scene.id, cue: cueIndex, sound: cue.sound, gain: cue.gain, pan: cue.pan,
-                          sceneTime: time + cue.offset, trigger: trigger, offset: cue.offset)
-            }
-            switch cue.trigger {
-            case .at(let time):
-                let sceneTime = time + cue.offset
-                if sceneTime >= .zero, sceneTime < scene.duration { result.append(firing(at: time, .at(time))) }
-            case .animation(let nodeID, let animationID, let event):
-                // Unknown references are reported by `diorama check`; here they simply never fire.
-                guard let animation = scene.node(withID: nodeID)?.animations.first(where: { $0.id == animationID }) else { continue }
-                let times = AnimationEventTimes(animation)
-                for (time, iteration) in times.occurrences(of: event, from: -cue.offset, before: scene.duration - cue.offset) {
-                    result.append(firing(at: time, .animation(node: nodeID, animation: animationID, event: event, iteration: iteration)))
-                }
+        for (cueIndex, cue) in scene.cues.enumerated() where !cue.isStop {
+            for (sceneTime, trigger) in occurrences(of: cue.trigger, offset: cue.offset, in: scene) {
+                result.append(CueFiring(scene: index, sceneID: scene.id, cue: cueIndex, sound: cue.sound, gain: cue.gain, pan: cue.pan,
+                                        sceneTime: sceneTime, trigger: trigger, offset: cue.offset))
             }
         }
         return result.enumerated().sorted { lhs, rhs in

@@ -32,6 +32,12 @@ public struct PlaylistSequencer: Sendable {
     public let durations: [Rational]
     /// Each scene's cue firings, ordered by scene time.
     public let firings: [[CueFiring]]
+    /// Each scene's stops (`until`s and stop cues), ordered by scene time.
+    public let stops: [[CueStop]]
+    /// Each scene's ambience that starts on a moment, ordered by scene time.
+    public let ambienceStarts: [[AmbienceStart]]
+    /// Each scene's firings, stops and ambience starts in the order they act (see `SceneAction`).
+    private let actions: [[SceneAction]]
 
     /// Scene lengths in frames (exact rationals).
     private let sceneFrames: [Rational]
@@ -75,6 +81,13 @@ public struct PlaylistSequencer: Sendable {
         var firings = Array(repeating: [CueFiring](), count: schedule.scenes.count)
         for cue in schedule.cues { firings[cue.firing.scene].append(cue.firing) }
         self.firings = firings
+        var stops = Array(repeating: [CueStop](), count: schedule.scenes.count)
+        for stop in schedule.stops { stops[stop.stop.scene].append(stop.stop) }
+        self.stops = stops
+        var ambienceStarts = Array(repeating: [AmbienceStart](), count: schedule.scenes.count)
+        for start in schedule.ambienceStarts { ambienceStarts[start.start.scene].append(start.start) }
+        self.ambienceStarts = ambienceStarts
+        actions = schedule.scenes.indices.map { SceneAction.ordered(firings: firings[$0], stops: stops[$0], ambience: ambienceStarts[$0]) }
         sceneFrames = durations.map { $0 * Rational(schedule.sampleRate) }
         cycleFrames = sceneFrames.reduce(.zero, +)
     }
@@ -227,12 +240,14 @@ public struct PlaylistSequencer: Sendable {
         let frame = max(frame, anchorFrame)
         guard let (scene, paused) = current(before: frame) else { return [] }
         let time = min(max(sceneTime, .zero), durations[scene])
-        let events = begin(at: frame)
+        var events = begin(at: frame)
+        let before = timeShowing(before: frame)
         if paused {
             set(.paused(scene: scene, position: time), at: frame)
         } else {
             set(.playing(scene: scene, origin: Rational(Int128(frame)) - time * rate), at: frame)
         }
+        events += lastingSounds(of: scene, jumpedFrom: before, to: time, at: frame)
         return finish(events, at: frame)
     }
 
@@ -290,6 +305,15 @@ public struct PlaylistSequencer: Sendable {
         frame > anchorFrame ? locate(frame - 1) : anchor
     }
 
+    /// The scene time showing during the frame before `frame` (as `current(before:)` sees it), 0 when none.
+    private func timeShowing(before frame: Int64) -> Rational {
+        switch state(before: frame) {
+        case .playing(let scene, let origin): min(max((Rational(Int128(frame)) - origin) / rate, .zero), durations[scene])
+        case .paused(_, let position): position
+        case .idle, .finished: .zero
+        }
+    }
+
     private func current(before frame: Int64) -> (scene: Int, paused: Bool)? {
         switch state(before: frame) {
         case .playing(let scene, _): (scene, false)
@@ -332,8 +356,8 @@ public struct PlaylistSequencer: Sendable {
         guard case .playing(var scene, var origin) = state(before: start) else { return [] }
         var events: [SequencerEvent] = []
         while true {
-            let cues = firings[scene]
-            // The first cue at or after the start frame (cue frames grow with scene time).
+            let cues = actions[scene]
+            // The first action at or after the start frame (action frames grow with scene time).
             var low = 0, high = cues.count
             while low < high {
                 let middle = (low + high) / 2
@@ -346,7 +370,7 @@ public struct PlaylistSequencer: Sendable {
             for cue in cues[low...] {
                 let cueFrame = frame(of: cue.sceneTime, origin: origin)
                 if cueFrame >= stop { break }
-                events.append(.cueDue(cue, frame: cueFrame))
+                events.append(cue.event(at: cueFrame))
             }
             let sceneEnd = origin + sceneFrames[scene]
             let endFrame = Int64(clamping: sceneEnd.ceiling)

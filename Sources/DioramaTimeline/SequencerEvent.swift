@@ -8,6 +8,11 @@ public enum SequencerEvent: Sendable, Equatable {
     case sceneDisappeared(scene: Int, frame: Int64)
     /// Start the cue's sound at exactly `frame`.
     case cueDue(CueFiring, frame: Int64)
+    /// End the sound of a cue (its `until`, or a stop cue) from exactly `frame`, fading over the stop's fade-out:
+    /// every voice of that cue started before it.
+    case cueStopDue(CueStop, frame: Int64)
+    /// Start an ambience whose `start` is a moment of the scene, at exactly `frame`. It ends with its scene.
+    case ambienceDue(AmbienceStart, frame: Int64)
     /// Everything holds still: the sound ramps out briefly and every voice holds where it is (a bed keeps its
     /// place, a ringing bell its decay) until `resumed`. Cues after the pause are not returned until then.
     case paused(frame: Int64)
@@ -25,7 +30,8 @@ public enum SequencerEvent: Sendable, Equatable {
     public var frame: Int64 {
         switch self {
         case .sceneAppeared(_, let frame), .sceneDisappeared(_, let frame), .cueDue(_, let frame),
-             .paused(let frame), .resumed(_, let frame), .finished(let frame), .revoked(let frame):
+             .paused(let frame), .resumed(_, let frame), .finished(let frame), .revoked(let frame),
+             .cueStopDue(_, let frame), .ambienceDue(_, let frame):
             frame
         }
     }

@@ -61,14 +61,15 @@ public struct TimelineReport: Sendable {
                 ("pan", Self.number(f.pan)),
                 ("offset", Self.quoted(Self.seconds(f.offset))),
                 ("trigger", "{" + Self.fields(Self.triggerFields(f.trigger)) + "}"),
-            ]) + "}"
+            ] + lastingFields(cue)) + "}"
         }.joined(separator: ",")
-        out += schedule.cues.isEmpty ? "]\n" : "\n  ]\n"
-        out += "}\n"
+        out += schedule.cues.isEmpty ? "]" : "\n  ]"
+        out += lastingSections()
+        out += "\n}\n"
         return out
     }
 
-    private static func triggerFields(_ trigger: CueFiring.Trigger) -> [(String, String)] {
+    static func triggerFields(_ trigger: CueFiring.Trigger) -> [(String, String)] {
         switch trigger {
         case .at(let time):
             return [("kind", quoted("at")), ("at", quoted(seconds(time)))]
@@ -91,12 +92,12 @@ public struct TimelineReport: Sendable {
         }
     }
 
-    private static func fields(_ pairs: [(String, String)]) -> String {
+    static func fields(_ pairs: [(String, String)]) -> String {
         pairs.map { "\(quoted($0.0)): \($0.1)" }.joined(separator: ", ")
     }
 
     /// A JSON number; non-finite values (refused by `diorama check`) become null rather than invalid JSON.
-    private static func number(_ value: Double) -> String {
+    static func number(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
         return "\(value)"
@@ -146,7 +147,7 @@ public struct TimelineReport: Sendable {
                      "\(cue.sampleIndex)", cue.firing.sound, Self.describe(cue.firing)]
                 })
         }
-        return out
+        return out + lastingTables()
     }
 
     /// `at 5.5`, `buoy.bob to #3`, `swing.arc keyframe 2 #0`, with `+0.2 s` when the cue has an offset.
@@ -163,10 +164,10 @@ public struct TimelineReport: Sendable {
         if firing.offset != .zero {
             text += " \(firing.offset > .zero ? "+" : "")\(seconds(firing.offset)) s"
         }
-        return text
+        return text + lasting(firing)
     }
 
-    private static func table(header: [String], rightAligned: Set<Int>, rows: [[String]]) -> String {
+    static func table(header: [String], rightAligned: Set<Int>, rows: [[String]]) -> String {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in

@@ -12,7 +12,9 @@ struct Timeline: AsyncParsableCommand {
             cue firing of one pass through the playlist in order: absolute time, scene, scene time, \
             sample index (the first sample at or after the time, computed exactly), sound and what \
             triggered it (`at 5.5`, or `node.animation to|from|iteration|keyframe N #iteration`, plus the \
-            cue's offset). Times are exact rationals written as decimals (at most 9 places).
+            cue's offset), then whether it loops, where it ends early and whether it ducks the ambience. \
+            When the playlist has them, tables of stops (`until`s and stop cues) and of ambience starting \
+            on a moment follow. Times are exact rationals written as decimals (at most 9 places).
 
             --json prints one object { "sampleRate", "scenes": [...], "cues": [...] }: the stable contract \
             described in docs/TIMELINE.md.

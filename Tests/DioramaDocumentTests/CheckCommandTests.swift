@@ -59,17 +59,21 @@ import Testing
                 "\(result.output)")
     }
 
-    @Test func aBadFilePrintsEveryProblemAndExitsTwo() throws {
-        // Beside the sounds it names, so only the document's own problems are reported.
+    /// Checks the corpus file `name` beside copies of the project's `sounds` (in media/), so only the
+    /// document's own problems are reported.
+    static func checkBesideItsSounds(_ name: String, sounds: [String]) throws -> Result? {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let name = "bad-unknown-sound.json"
         try FileManager.default.copyItem(at: CorpusTests.directory.appendingPathComponent(name), to: directory.appendingPathComponent(name))
-        for sound in ["bell.flac", "surf.flac"] {
+        for sound in sounds {
             try FileManager.default.copyItem(at: DocumentationTests.root.appendingPathComponent("media/\(sound)"),
                                              to: directory.appendingPathComponent("media/\(sound)"))
         }
-        guard let result = try Self.check([name], in: directory) else { return }
+        return try Self.check([name], in: directory)
+    }
+
+    @Test func aBadFilePrintsEveryProblemAndExitsTwo() throws {
+        guard let result = try Self.checkBesideItsSounds("bad-unknown-sound.json", sounds: ["bell.flac", "surf.flac"]) else { return }
         #expect(result.status == 2)
         #expect(result.output.isEmpty)
         let expected = try String(contentsOf: CorpusTests.directory.appendingPathComponent("bad-unknown-sound.expected"), encoding: .utf8)

@@ -171,10 +171,15 @@ import Testing
         #expect(firstDifference(render(sounds, commands, frames: 9000, blockSize: blockSize), reference) == nil)
     }
 
-    @Test("rendering allocates nothing across starts, stops, pauses, resumes and revocations")
+    @Test("rendering allocates nothing across starts, stops, pauses, resumes, revocations and ducks")
     func renderDoesNotAllocate() throws {
         let mixer = Mixer(sounds: [loopingSine(frames: 480, cycles: 3), ringing(frames: 10_000)])
         let commands: [MixerCommand] = [
+            // A bed ducked by a one-shot (released after it ends) and by a loop that is stopped, through the pause.
+            .start(VoiceStart(sound: 0, frame: 20, loops: true, tag: 5, priority: .ambience)),
+            .start(VoiceStart(sound: 1, frame: 1000, tag: 6, duck: VoiceDuck(gain: 0.25, attackFrames: 480, releaseFrames: 4800))),
+            .start(VoiceStart(sound: 0, frame: 5000, loops: true, tag: 7, duck: VoiceDuck(gain: 0.1, attackFrames: 100, releaseFrames: 900))),
+            .stop(tag: 7, frame: 7000, fadeFrames: 300),
             .start(VoiceStart(sound: 0, frame: 10, fadeInFrames: 1234, loops: true, tag: 1)),
             .start(VoiceStart(sound: 1, frame: 1500, tag: 2)),
             .pause(frame: 2000, fadeFrames: 333),

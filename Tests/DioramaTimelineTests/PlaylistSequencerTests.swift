@@ -28,6 +28,8 @@ private func describe(_ events: [SequencerEvent]) -> [String] {
         case .resumed(let scene, let frame): "resume \(scene)@\(frame)"
         case .finished(let frame): "finished@\(frame)"
         case .revoked(let frame): "revoked@\(frame)"
+        case .cueStopDue(let stop, let frame): "stop \(stop.sceneID)#\(stop.cue)@\(frame)"
+        case .ambienceDue(let start, let frame): "bed \(start.sceneID)#\(start.ambience)@\(frame)"
         }
     }
 }

@@ -166,21 +166,24 @@ extension DocumentDecoder {
         var ambience: [Ambience] = []
         if let member = fields["ambience"], let elements = array(member.value, path: fields.path("ambience")) {
             for (index, element) in elements.enumerated() {
-                if let item = decodeAmbience(element, path: fields.path("ambience") + "[\(index)]", sounds: sounds) {
+                if let item = decodeAmbience(element, path: fields.path("ambience") + "[\(index)]", sounds: sounds, scope: scope,
+                                             sceneDuration: duration) {
                     ambience.append(item)
                 }
             }
         }
 
         var cues: [Cue] = []
+        var cueIDs = CueIDs()
         if let member = fields["cues"], let elements = array(member.value, path: fields.path("cues")) {
             for (index, element) in elements.enumerated() {
                 if let cue = decodeCue(element, path: fields.path("cues") + "[\(index)]", sounds: sounds, scope: scope,
-                                       sceneDuration: duration) {
+                                       sceneDuration: duration, ids: &cueIDs) {
                     cues.append(cue)
                 }
             }
         }
+        resolveStopCues(&cues, ids: cueIDs)
 
         guard let id, let duration else { return nil }
         return Scene(id: id, title: title ?? LocalizedString(id, language: languages.fallback), duration: duration,
@@ -236,7 +239,8 @@ extension DocumentDecoder {
         return name
     }
 
-    private func decodeAmbience(_ value: JSONValue, path: String, sounds: [SoundDefinition]) -> Ambience? {
+    private func decodeAmbience(_ value: JSONValue, path: String, sounds: [SoundDefinition], scope: SceneScope,
+                                sceneDuration: Rational?) -> Ambience? {
         let what = "an ambience"
         guard let fields = object(value, path: path, what: what, keys: DocumentKeys.ambience) else { return nil }
         let sound = soundReference(fields, sounds: sounds, what: what)
@@ -244,12 +248,16 @@ extension DocumentDecoder {
         let fade = NumberRange.closed(0, 3600)
         let fadeIn = number(fields, "fadeIn", default: 1, range: fade, what: what, unit: "seconds")
         let fadeOut = number(fields, "fadeOut", default: 1, range: fade, what: what, unit: "seconds")
-        guard let sound, let gain, let fadeIn, let fadeOut else { return nil }
-        return Ambience(sound: sound, gain: gain, fadeIn: fadeIn, fadeOut: fadeOut)
+        let start = fields["start"].map { moment($0.value, path: fields.path("start"), use: .ambienceStart, scope: scope, sceneDuration: sceneDuration) }
+        guard let sound, let gain, let fadeIn, let fadeOut, start != .some(nil) else { return nil }
+        return Ambience(sound: sound, gain: gain, fadeIn: fadeIn, fadeOut: fadeOut, start: start ?? nil)
     }
 
     private func decodeCue(_ value: JSONValue, path: String, sounds: [SoundDefinition], scope: SceneScope,
-                           sceneDuration: Rational?) -> Cue? {
+                           sceneDuration: Rational?, ids: inout CueIDs) -> Cue? {
+        if case .object(let members) = value.kind, members.contains(where: { $0.key == "stop" }) {
+            return decodeStopCue(value, path: path, scope: scope, sceneDuration: sceneDuration, ids: &ids)
+        }
         let what = "a cue"
         guard let fields = object(value, path: path, what: what, keys: DocumentKeys.cue) else { return nil }
         let sound = soundReference(fields, sounds: sounds, what: what)
@@ -257,38 +265,44 @@ extension DocumentDecoder {
         let pan = number(fields, "pan", default: 0, range: .closed(-1, 1), what: what)
         let limit = DocumentLimits.maximumSceneDuration
         let offset = optional(fields, "offset", default: Rational.zero) { self.time($0, path: $1, minimum: -limit, maximum: limit) }
+        let trigger = cueTrigger(fields, use: .cue, scope: scope, sceneDuration: sceneDuration, offset: offset)
+        let lasting = lastingSound(fields, trigger: trigger, offset: offset, scope: scope, sceneDuration: sceneDuration, ids: &ids)
+        guard let sound, let gain, let pan, let offset, let trigger, let lasting else { return nil }
+        return Cue(sound: sound, trigger: trigger, offset: offset, gain: gain, pan: pan, id: lasting.id, loops: lasting.loops,
+                   until: lasting.until, fadeOut: lasting.fadeOut, duck: lasting.duck)
+    }
 
+    /// The moment a cue (or a stop cue, an `until`, an ambience's `start`) names: `at`, or `node` + `animation` + `on`.
+    func cueTrigger(_ fields: Fields, use: TriggerUse, scope: SceneScope, sceneDuration: Rational?, offset: Rational?) -> CueTrigger? {
         var trigger: CueTrigger?
         let bound = fields.has("node") || fields.has("animation") || fields.has("on")
         if let at = fields["at"] {
             if bound {
                 let other = fields.members.first { ["node", "animation", "on"].contains($0.key) }!
-                error(other.keyOffset, fields.path(other.key), "a cue is either at a time (\"at\") or on an animation (\"node\", \"animation\", \"on\"), not both",
+                error(other.keyOffset, fields.path(other.key), "\(use.what) is either at a time (\"at\") or on an animation (\"node\", \"animation\", \"on\"), not both",
                       hint: "remove \"at\" or the animation binding")
             } else if let time = time(at.value, path: fields.path("at"), minimum: .zero) {
                 trigger = .at(time)
                 if let sceneDuration, let offset, time + offset >= sceneDuration {
                     warning(at.value.offset, fields.path("at"),
-                            "this cue never fires: the scene lasts \(Self.seconds(sceneDuration)) s",
-                            hint: "cues fire at scene times from 0 up to, not including, the scene's duration")
+                            "\(use.never): the scene lasts \(Self.seconds(sceneDuration)) s",
+                            hint: use.window)
                 } else if let offset, time + offset < .zero {
                     warning(at.value.offset, fields.path("at"),
-                            "this cue never fires: with its offset it falls at \(Self.seconds(time + offset)) s, before the scene starts",
-                            hint: "cues fire at scene times from 0 up to, not including, the scene's duration")
+                            "\(use.never): with its offset it falls at \(Self.seconds(time + offset)) s, before the scene starts",
+                            hint: use.window)
                 }
             }
         } else if bound {
-            trigger = animationTrigger(fields, scope: scope, sceneDuration: sceneDuration, offset: offset)
+            trigger = animationTrigger(fields, use: use, scope: scope, sceneDuration: sceneDuration, offset: offset)
         } else {
-            missing("at", in: fields, what: what,
-                    hint: "give a scene time (\"at\": 5.5) or bind it to an animation with \"node\", \"animation\" and \"on\"")
+            missing("at", in: fields, what: use.what, hint: use.missingHint)
         }
-        guard let sound, let gain, let pan, let offset, let trigger else { return nil }
-        return Cue(sound: sound, trigger: trigger, offset: offset, gain: gain, pan: pan)
+        return trigger
     }
 
-    private func animationTrigger(_ fields: Fields, scope: SceneScope, sceneDuration: Rational?, offset: Rational?) -> CueTrigger? {
-        let what = "a cue bound to an animation"
+    private func animationTrigger(_ fields: Fields, use: TriggerUse, scope: SceneScope, sceneDuration: Rational?, offset: Rational?) -> CueTrigger? {
+        let what = use.boundWhat
         let nodeID = string(fields, "node", what: what, required: true)
         let animationID = string(fields, "animation", what: what, required: true)
         let event = fields["on"].flatMap { animationEvent($0.value, path: fields.path("on")) }
@@ -330,10 +344,10 @@ extension DocumentDecoder {
         case _ where sceneDuration.map { animation.delay + (offset ?? .zero) >= $0 } ?? false:
             // No event of an animation comes before its delay.
             warning(onMember.value.offset, fields.path("on"),
-                    "this cue never fires: \"\(animationID)\" starts at \(Self.seconds(animation.delay)) s, when the scene (\(Self.seconds(sceneDuration!)) s) is over",
+                    "\(use.never): \"\(animationID)\" starts at \(Self.seconds(animation.delay)) s, when the scene (\(Self.seconds(sceneDuration!)) s) is over",
                     hint: "shorten the animation's delay or lengthen the scene")
         case (.reachesFrom, _) where !animation.autoreverses:
-            warning(onMember.value.offset, fields.path("on"), "this cue never fires: \"\(animationID)\" does not autoreverse, so it never arrives back at its start",
+            warning(onMember.value.offset, fields.path("on"), "\(use.never): \"\(animationID)\" does not autoreverse, so it never arrives back at its start",
                     hint: "use \"iteration\" for the start of each iteration, or set \"autoreverses\": true")
         default:
             break

@@ -6,12 +6,18 @@ enum DocumentKeys {
     static let languages = ["default", "fallback", "available"]
     static let sound = ["path", "gain"]
     static let scene = ["id", "title", "duration", "background", "ambience", "cues", "nodes"]
-    static let ambience = ["sound", "gain", "fadeIn", "fadeOut"]
-    static let cue = ["sound", "at", "node", "animation", "on", "offset", "gain", "pan"]
+    static let ambience = ["sound", "gain", "fadeIn", "fadeOut", "start"]
+    static let cue = ["sound", "at", "node", "animation", "on", "offset", "gain", "pan", "id", "loop", "until", "fadeOut", "duck", "stop"]
     static let cueKeyframeEvent = ["keyframe"]
     static let component = ["parameters", "node"]
     static let componentParameter = ["type", "default"]
     static let parameterReference = ["param"]
+    /// What a cue names its moment with; an `until` or a `start` object takes the same keys, plus `offset`.
+    static let trigger = ["at", "node", "animation", "on"]
+    static let moment = trigger + ["offset"]
+    /// A stop cue: which cue, when, and how fast.
+    static let stopCue = ["stop"] + moment + ["fadeOut"]
+    static let duck = ["db", "attack", "release"]
 
     /// Keys every node accepts: identity, SwiftUI's modifiers, and animations.
     static let nodeCommon = ["type", "id", "offset", "rotation", "anchor", "scale", "scaleAnchor", "opacity",

@@ -1,3 +1,4 @@
+import DioramaAudio
 import DioramaDocument
 import DioramaMixer
 import DioramaTimeline
@@ -322,12 +323,15 @@ public final class PlaylistPlayback {
         }
         var next = PlaylistSequencer(document: newDocument, sampleRate: sampleRate, end: end)
         var target: Int?
+        // Lasting sounds the scene has under way at its time (ambience started on a moment, loops), for those that
+        // start afresh.
+        var underWay: [SequencerEvent] = []
         if let showing {
             let scene = newIndex(showing.scene)
             target = scene
             _ = next.play(at: frame, scene: scene)
             let time = min(showing.sceneTime, newDocument.scenes[scene].duration)
-            if time > .zero { _ = next.seek(to: time, at: frame) }
+            if time > .zero { underWay = next.seek(to: time, at: frame).filter { $0.frame == frame } }
             if showing.isPaused { _ = next.pause(at: frame) }
         } else {
             // The playlist had ended (`--once`): it stays ended.
@@ -335,22 +339,31 @@ public final class PlaylistPlayback {
             _ = next.next(at: frame)
         }
 
-        if let leaving, let target, oldDocument.scenes[leaving].id == newDocument.scenes[target].id,
-           oldDocument.scenes[leaving].ambience == newDocument.scenes[target].ambience {
-            // The same beds go on: their voices keep the tags the old playlist gave them.
-            let oldTags = stopTags(soundCommands(.sceneDisappeared(scene: leaving, frame: frame)))
-            let newTags = stopTags(newCommands(.sceneDisappeared(scene: target, frame: frame)))
+        if let leaving, let target, oldDocument.scenes[leaving].id == newDocument.scenes[target].id {
+            // Unchanged beds go on, and so do the loops of unchanged cues: their voices keep the tags the old playlist
+            // gave them. What changed ends as the old playlist says and starts again as the new one says.
+            let sameBeds = oldDocument.scenes[leaving].ambience == newDocument.scenes[target].ambience
+            let sameCues = oldDocument.scenes[leaving].cues == newDocument.scenes[target].cues
+            func kept(_ tag: UInt32) -> Bool { AudioPlan.isCueTag(tag) ? sameCues : sameBeds }
+            let oldStops = soundCommands(.sceneDisappeared(scene: leaving, frame: frame))
+            let oldTags = stopTags(oldStops).filter(kept)
+            let newTags = stopTags(newCommands(.sceneDisappeared(scene: target, frame: frame))).filter(kept)
+            for command in translate(oldStops.filter { stopTags([$0]).allSatisfy { !kept($0) } }) { output.send(command) }
             aliases = zip(newTags, oldTags).compactMap { tag, oldTag in
                 let voiceTag = aliases.first { $0.tag == oldTag && $0.stoppedAt == nil }?.voiceTag ?? oldTag
                 return tag == voiceTag ? nil : BedAlias(tag: tag, voiceTag: voiceTag)
             }
             soundCommands = newCommands
+            if !sameBeds {
+                deliver([.sceneAppeared(scene: target, frame: frame)] + underWay.filter { if case .ambienceDue = $0 { true } else { false } })
+            }
+            if !sameCues { deliver(underWay.filter { if case .cueDue = $0 { true } else { false } }) }
         } else {
-            // The old scene's beds fade out as its playlist says; the new scene's fade in as the new one says.
+            // The old scene's beds and loops fade out as its playlist says; the new scene's fade in as the new one says.
             if let leaving { deliver([.sceneDisappeared(scene: leaving, frame: frame)]) }
             aliases = []
             soundCommands = newCommands
-            if let target { deliver([.sceneAppeared(scene: target, frame: frame)]) }
+            if let target { deliver([.sceneAppeared(scene: target, frame: frame)] + underWay) }
         }
         document = newDocument
         reloadFrame = frame
