@@ -80,6 +80,25 @@ import Testing
         #expect(mirror.transform == Transform2D(a: -1, b: 0, c: 0, d: 1, tx: 40, ty: 0))
     }
 
+    @Test func aClippedTemplateWithAFrameFlipsAboutItsFrameNotItsClip() throws {
+        // A kaleidoscope's wedge: a frame centred on the origin, clipped to a sector right of the y axis. Mirrored,
+        // the sector must land left of the axis (x -> -x), not flip in place about the clip's own centre.
+        let wedge = """
+            "wedge": { "node": { "type": "group", "offset": { "x": 10, "y": 0 },
+              "frame": { "x": -50, "y": -50, "width": 100, "height": 100 },
+              "clipShape": { "type": "path", "d": "M 0 0 L 0 -50 L 30 -40 Z" },
+              "children": [{ "type": "circle", "r": 50, "fill": "#fff" }] } }
+            """
+        let json = Self.document(components: wedge, nodes: """
+            { "type": "component", "component": "wedge", "id": "w", "mirror": "horizontal" }
+            """)
+        let snapshot = SceneEvaluator.snapshot(of: try DocumentFixtures.decode(json).document, scene: 0, at: 0)
+        let w = try #require(snapshot.nodes.first { $0.id == "w" })
+        guard case .group(let children) = w.content, let mirror = children.first else { Issue.record("no mirror group"); return }
+        // About x = 10, the frame's centre moved by the template's offset: x -> 20 - x.
+        #expect(mirror.transform == Transform2D(a: -1, b: 0, c: 0, d: 1, tx: 20, ty: 0))
+    }
+
     @Test func parametersReachNumbersColoursTextsAndExactTimes() throws {
         let components = """
             "label": {

@@ -502,7 +502,10 @@ extension DocumentDecoder {
         guard var node = decodeNode(expanded, path: JSONPath.appending(key: "node", to: definition.path),
                                     depth: depth + (mirror == nil ? 1 : 2), scope: &scope) else { return nil }
         if let mirror {
-            node = Node(content: .group(Group(children: [node])), style: NodeStyle(scale: mirror.scale))
+            // The flip's centre is the template's frame, where it has one (moved by its offset): its content bounds
+            // shrink to a clip, so a clipped template would otherwise flip about its clip.
+            let frame = node.frame.map { Rect(x: $0.x + node.style.offset.x, y: $0.y + node.style.offset.y, width: $0.width, height: $0.height) }
+            node = Node(content: .group(Group(children: [node])), style: NodeStyle(scale: mirror.scale), frame: frame)
         }
         return .group(Group(children: [node]))
     }
