@@ -8,6 +8,8 @@ public struct CueFiring: Sendable, Equatable {
         case at(Rational)
         /// An event of a node's animation; `iteration` is the 0-based iteration it happened in.
         case animation(node: String, animation: String, event: AnimationEvent, iteration: Int)
+        /// A scene marker, and its time in seconds.
+        case marker(name: String, time: Rational)
     }
 
     /// Index of the scene in the playlist.
@@ -93,6 +95,8 @@ public struct CueSchedule: Sendable, Equatable {
 
     /// The firings of one scene's cues with `0 <= sceneTime < duration`, ordered by scene time, then cue index.
     public static func firings(of scene: Scene, index: Int) -> [CueFiring] {
+        // Animations that start after other moments fire on their resolved starts, as the snapshots show them.
+        let scene = scene.resolvingStarts()
         var result: [CueFiring] = []
         for (cueIndex, cue) in scene.cues.enumerated() {
             func firing(at time: Rational, _ trigger: CueFiring.Trigger) -> CueFiring {
@@ -110,6 +114,10 @@ public struct CueSchedule: Sendable, Equatable {
                 for (time, iteration) in times.occurrences(of: event, from: -cue.offset, before: scene.duration - cue.offset) {
                     result.append(firing(at: time, .animation(node: nodeID, animation: animationID, event: event, iteration: iteration)))
                 }
+            case .marker(let name):
+                guard let marker = scene.markers.first(where: { $0.name == name }) else { continue }
+                let sceneTime = marker.time + cue.offset
+                if sceneTime >= .zero, sceneTime < scene.duration { result.append(firing(at: marker.time, .marker(name: name, time: marker.time))) }
             }
         }
         return result.enumerated().sorted { lhs, rhs in

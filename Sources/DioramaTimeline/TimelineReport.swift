@@ -6,11 +6,16 @@ public struct TimelineReport: Sendable {
     public let schedule: CueSchedule
     /// Titles in the report's language, by scene index.
     public let titles: [String]
+    /// Every scene's markers, placed on the playlist, by time.
+    public let markers: [PlacedMarker]
+    /// The resolved starts of the animations that start `after` something, placed on the playlist, by time.
+    public let relativeStarts: [PlacedStart]
 
     public init(document: Document, sampleRate: Int, language: String? = nil) {
         schedule = CueSchedule(document: document, sampleRate: sampleRate)
         let language = language ?? document.languages.defaultLanguage
         titles = document.scenes.map { $0.title.resolved(language: language, fallback: document.languages.fallback) }
+        (markers, relativeStarts) = Self.moments(of: document, schedule: schedule)
     }
 
     /// Seconds, as the report writes them: decimal, at most 9 fractional digits (nanoseconds).
@@ -63,7 +68,8 @@ public struct TimelineReport: Sendable {
                 ("trigger", "{" + Self.fields(Self.triggerFields(f.trigger)) + "}"),
             ]) + "}"
         }.joined(separator: ",")
-        out += schedule.cues.isEmpty ? "]\n" : "\n  ]\n"
+        out += schedule.cues.isEmpty ? "],\n" : "\n  ],\n"
+        out += momentsJSON()
         out += "}\n"
         return out
     }
@@ -78,6 +84,8 @@ public struct TimelineReport: Sendable {
             if case .keyframe(let index) = event { fields.append(("keyframe", "\(index)")) }
             fields.append(("iteration", "\(iteration)"))
             return fields
+        case .marker(let name, let time):
+            return [("kind", quoted("marker")), ("marker", quoted(name)), ("at", quoted(seconds(time)))]
         }
     }
 
@@ -88,10 +96,11 @@ public struct TimelineReport: Sendable {
         case .reachesFrom: "from"
         case .iterationStart: "iteration"
         case .keyframe: "keyframe"
+        case .end: "end"
         }
     }
 
-    private static func fields(_ pairs: [(String, String)]) -> String {
+    static func fields(_ pairs: [(String, String)]) -> String {
         pairs.map { "\(quoted($0.0)): \($0.1)" }.joined(separator: ", ")
     }
 
@@ -135,6 +144,7 @@ public struct TimelineReport: Sendable {
                  "\(s.cues.filter { $0.firing.scene == span.index }.count)", titles[span.index]]
             })
         out += "\n"
+        out += momentsText()
         if s.cues.isEmpty {
             out += "no cue firings\n"
         } else {
@@ -159,6 +169,8 @@ public struct TimelineReport: Sendable {
             var name = eventName(event)
             if case .keyframe(let index) = event { name += " \(index)" }
             text = "\(node).\(animation) \(name) #\(iteration)"
+        case .marker(let name, _):
+            text = "marker \(name)"
         }
         if firing.offset != .zero {
             text += " \(firing.offset > .zero ? "+" : "")\(seconds(firing.offset)) s"
@@ -166,7 +178,7 @@ public struct TimelineReport: Sendable {
         return text
     }
 
-    private static func table(header: [String], rightAligned: Set<Int>, rows: [[String]]) -> String {
+    static func table(header: [String], rightAligned: Set<Int>, rows: [[String]]) -> String {
         let all = [header] + rows
         let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
         return all.map { row in

@@ -115,6 +115,7 @@ import Testing
             ("keyframeTrack", DocumentKeys.animation.filter { !["from", "to", "curve", "duration"].contains($0) }),
             ("keyframe", DocumentKeys.keyframe), ("curveObject", DocumentKeys.curveKinds), ("springParameters", DocumentKeys.spring),
             ("interpolatingSpringParameters", DocumentKeys.interpolatingSpring),
+            ("startAnchor", DocumentKeys.after),
         ]
         for (name, decoderKeys) in pairs {
             #expect(Set(decoderKeys) == keys(name), "\(name)")

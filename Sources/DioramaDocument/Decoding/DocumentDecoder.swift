@@ -15,6 +15,8 @@ final class DocumentDecoder {
     var reportedNodeLimit = false
     /// Sound names used by cues and ambience, to warn about unused ones.
     var usedSounds = Set<String>()
+    /// The current scene's decoded animations with where their `after` is written, for the scene's timing checks.
+    var sceneAnimations: [TimedAnimation] = []
 
     init(bytes: [UInt8], file: String, baseDirectory: String) {
         self.bytes = bytes

@@ -5,9 +5,9 @@ enum DocumentKeys {
     static let canvas = ["width", "height", "background"]
     static let languages = ["default", "fallback", "available"]
     static let sound = ["path", "gain"]
-    static let scene = ["id", "title", "duration", "background", "ambience", "cues", "nodes"]
+    static let scene = ["id", "title", "duration", "background", "ambience", "cues", "nodes", "markers"]
     static let ambience = ["sound", "gain", "fadeIn", "fadeOut"]
-    static let cue = ["sound", "at", "node", "animation", "on", "offset", "gain", "pan"]
+    static let cue = ["sound", "at", "node", "animation", "on", "offset", "gain", "pan", "marker"]
     static let cueKeyframeEvent = ["keyframe"]
 
     /// Keys every node accepts: identity, SwiftUI's modifiers, and animations.
@@ -52,7 +52,9 @@ enum DocumentKeys {
     static let gradientStop = ["color", "location"]
 
     static let animation = ["id", "property", "from", "to", "curve", "duration", "delay", "speed", "repeat",
-                            "autoreverses", "keyframes"]
+                            "autoreverses", "keyframes", "after"]
+    /// What an animation starts after: one kind of moment per object, named by its keys.
+    static let after = ["node", "animation", "on", "marker"]
     static let keyframe = ["time", "value", "curve", "hold"]
     static let curveKinds = ["cubicBezier", "spring", "interpolatingSpring"]
     static let spring = ["response", "dampingFraction"]
