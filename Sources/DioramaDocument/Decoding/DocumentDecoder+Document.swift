@@ -318,6 +318,12 @@ extension DocumentDecoder {
         guard let event, let onMember = fields["on"] else { return nil }
         let start = scope.start(nodeID, animationID, animation)
         let end = scope.endTime(nodeID, animationID, animation)
+        var endIsLate = false
+        var endText = ""
+        if let end, let sceneDuration, let fires = StartResolver.sum(end, offset ?? .zero) {
+            endIsLate = fires >= sceneDuration
+            endText = "ends at \(Self.seconds(end)) s" + (fires == end ? "" : " (\(Self.seconds(fires)) s with the cue's offset)")
+        }
         switch (event, animation.kind) {
         case (.keyframe(let index), .keyframes(let keyframes)):
             if index >= keyframes.count {
@@ -337,9 +343,9 @@ extension DocumentDecoder {
             warning(onMember.value.offset, fields.path("on"),
                     "this cue never fires: \"\(animationID)\" starts at \(Self.seconds(start)) s, when the scene (\(Self.seconds(sceneDuration!)) s) is over",
                     hint: "shorten the animation's delay or lengthen the scene")
-        case (.end, _) where end.flatMap { end in sceneDuration.map { end + (offset ?? .zero) >= $0 } } ?? false:
+        case (.end, _) where endIsLate:
             warning(onMember.value.offset, fields.path("on"),
-                    "this cue never fires: \"\(animationID)\" ends at \(Self.seconds(end!)) s, when the scene (\(Self.seconds(sceneDuration!)) s) is over",
+                    "this cue never fires: \"\(animationID)\" \(endText), when the scene (\(Self.seconds(sceneDuration!)) s) is over",
                     hint: "shorten the animation, or lengthen the scene")
         case (.reachesFrom, _) where !animation.autoreverses:
             warning(onMember.value.offset, fields.path("on"), "this cue never fires: \"\(animationID)\" does not autoreverse, so it never arrives back at its start",
