@@ -111,9 +111,11 @@ public struct Scene: Sendable, Equatable {
     /// Looping sounds that start when the scene appears and fade when it disappears.
     public var ambience: [Ambience]
     public var cues: [Cue]
+    /// Named scene times that cues fire on and animations start after, in file order.
+    public var markers: [SceneMarker]
 
     public init(id: String, title: LocalizedString, duration: Rational, background: Paint? = nil,
-                nodes: [Node] = [], ambience: [Ambience] = [], cues: [Cue] = []) {
+                nodes: [Node] = [], ambience: [Ambience] = [], cues: [Cue] = [], markers: [SceneMarker] = []) {
         self.id = id
         self.title = title
         self.duration = duration
@@ -121,6 +123,7 @@ public struct Scene: Sendable, Equatable {
         self.nodes = nodes
         self.ambience = ambience
         self.cues = cues
+        self.markers = markers
     }
 
     /// Depth-first search by node id.
@@ -204,6 +207,8 @@ public enum CueTrigger: Sendable, Equatable {
     case at(Rational)
     /// An event of a node's animation, on every repetition inside the scene's duration.
     case animation(node: String, animation: String, event: AnimationEvent)
+    /// A scene marker's time (`"marker"`).
+    case marker(String)
 }
 
 /// A moment in an animation's life that a cue can be bound to.
@@ -216,6 +221,8 @@ public enum AnimationEvent: Sendable, Equatable, Hashable {
     case iterationStart
     /// Each time a keyframe track passes keyframe N (0-based).
     case keyframe(Int)
+    /// When the last iteration finishes (never for `repeat: forever`).
+    case end
 }
 
 // MARK: - Nodes
@@ -815,15 +822,19 @@ public struct Animation: Sendable, Equatable {
     public var id: String?
     public var property: AnimatableProperty
     public var kind: Kind
-    /// Scene seconds before the first iteration starts, exactly as written.
+    /// Seconds before the first iteration starts, exactly as written: from the scene's start, or from `after`.
     public var delay: Rational
     /// Playback rate multiplier (> 0).
     public var speed: Rational
     public var repeatCount: RepeatCount
     public var autoreverses: Bool
+    /// What `delay` counts from (`"after"`): another animation's event or a marker; the scene's start when nil.
+    /// `SceneTiming` resolves it to scene seconds.
+    public var after: StartAnchor?
 
     public init(id: String? = nil, property: AnimatableProperty, kind: Kind, delay: Rational = .zero,
-                speed: Rational = .one, repeatCount: RepeatCount = .count(1), autoreverses: Bool = false) {
+                speed: Rational = .one, repeatCount: RepeatCount = .count(1), autoreverses: Bool = false,
+                after: StartAnchor? = nil) {
         self.id = id
         self.property = property
         self.kind = kind
@@ -831,6 +842,7 @@ public struct Animation: Sendable, Equatable {
         self.speed = speed
         self.repeatCount = repeatCount
         self.autoreverses = autoreverses
+        self.after = after
     }
 }
 

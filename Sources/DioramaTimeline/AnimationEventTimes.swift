@@ -5,7 +5,10 @@ import DioramaDocument
 /// Iteration k starts at `delay + k·d` with `d = length / speed`. Forward iterations end on `to`, reversed ones
 /// (odd iterations of an autoreversing animation) end on `from`. A keyframe at track time τ is passed at
 /// `start + τ/speed` going forward and at `start + (length − τ)/speed` going backward; at an autoreverse turn the
-/// track passes the turning keyframe once, not twice.
+/// track passes the turning keyframe once, not twice. `"end"` is `delay + n·d`, once, for `n` iterations.
+///
+/// `delay` is read as the start in scene seconds: for an animation that starts `after` something, pass it from
+/// `Scene.resolvingStarts()`, as `CueSchedule` does.
 public struct AnimationEventTimes: Sendable {
     public let delay: Rational
     /// Seconds per iteration.
@@ -38,6 +41,12 @@ public struct AnimationEventTimes: Sendable {
                             limit: Int = CueSchedule.maximumFiringsPerCue) -> [(time: Rational, iteration: Int)] {
         guard speed > .zero, iterationCount != 0, start < end else { return [] }
         if event == .reachesFrom, !autoreverses { return [] }
+        if event == .end {
+            // Once, when the last iteration finishes; never for an animation that repeats forever.
+            guard let count = iterationCount else { return [] }
+            let time = delay + (iterationLength == .zero ? .zero : Rational(Int128(count)) * iterationLength)
+            return time >= start && time < end ? [(time, max(0, count - 1))] : []
+        }
         // A zero-length track has one instantaneous iteration, whatever the repeat count.
         let count = iterationLength == .zero ? 1 : iterationCount
         let length = keyframeTimes.last ?? .zero
@@ -61,6 +70,8 @@ public struct AnimationEventTimes: Sendable {
                 if !reversed { times = [iterationStart + iterationLength] }
             case .reachesFrom:
                 if reversed { times = [iterationStart + iterationLength] }
+            case .end:
+                break
             case .keyframe(let index):
                 guard keyframeTimes.indices.contains(index) else { return [] }
                 let trackTime = reversed ? length - keyframeTimes[index] : keyframeTimes[index]

@@ -26,7 +26,8 @@ public struct AnimationPhase: Sendable, Equatable {
 ///
 /// Semantics (docs/FORMAT.md "Timing"): an iteration lasts `length / speed` seconds; iteration k runs over
 /// `[delay + k·d, delay + (k+1)·d)`; with `autoreverses` odd iterations run backwards; `delay` is applied once
-/// and not scaled by `speed`.
+/// and not scaled by `speed`. `delay` is read as the start in scene seconds: for an animation that starts `after`
+/// something, pass it from `Scene.resolvingStarts()`, as `ScenePlan` does.
 /// Example: `AnimationTiming(delay: 1, length: 2, speed: 2, repeatCount: .forever, autoreverses: true).phase(at: 2.5)`
 /// is iteration 1 (1 s long), half way, reversed.
 public struct AnimationTiming: Sendable, Equatable {

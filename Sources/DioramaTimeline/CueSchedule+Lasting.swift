@@ -72,11 +72,16 @@ extension CueSchedule {
             return AnimationEventTimes(animation).occurrences(of: event, from: -offset, before: scene.duration - offset).map { time, iteration in
                 (time + offset, .animation(node: nodeID, animation: animationID, event: event, iteration: iteration))
             }
+        case .marker(let name):
+            guard let marker = scene.markers.first(where: { $0.name == name }) else { return [] }
+            let sceneTime = marker.time + offset
+            return sceneTime >= .zero && sceneTime < scene.duration ? [(sceneTime, .marker(name: name, time: marker.time))] : []
         }
     }
 
     /// The stops of one scene (each cue's `until` after each of its firings, and every stop cue), ordered by scene
-    /// time, then cue index. `firings` are the scene's firings (`firings(of:index:)`).
+    /// time, then cue index. `firings` are the scene's firings (`firings(of:index:)`); `scene` has its starts
+    /// resolved (`Scene.resolvingStarts()`).
     public static func stops(of scene: Scene, index: Int, firings: [CueFiring]) -> [CueStop] {
         var result: [CueStop] = []
         for (cueIndex, cue) in scene.cues.enumerated() {
@@ -106,7 +111,7 @@ extension CueSchedule {
     }
 
     /// The scene's ambience that starts on a moment: each at the moment's first occurrence in the scene (none when
-    /// it never happens there), in ambience order.
+    /// it never happens there), in ambience order. `scene` has its starts resolved (`Scene.resolvingStarts()`).
     public static func ambienceStarts(of scene: Scene, index: Int) -> [AmbienceStart] {
         scene.ambience.enumerated().compactMap { ambienceIndex, ambience in
             guard let start = ambience.start,

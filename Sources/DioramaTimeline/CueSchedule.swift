@@ -8,6 +8,8 @@ public struct CueFiring: Sendable, Equatable {
         case at(Rational)
         /// An event of a node's animation; `iteration` is the 0-based iteration it happened in.
         case animation(node: String, animation: String, event: AnimationEvent, iteration: Int)
+        /// A scene marker, and its time in seconds.
+        case marker(name: String, time: Rational)
     }
 
     /// Index of the scene in the playlist.
@@ -95,10 +97,13 @@ public struct CueSchedule: Sendable, Equatable {
         var ambienceStarts: [ScheduledAmbienceStart] = []
         var start = Rational.zero
         for (index, scene) in document.scenes.enumerated() {
+            // Once per scene: animations that start after other moments, at their resolved starts, for every cue,
+            // `until`, stop and ambience start alike.
+            let scene = scene.resolvingStarts()
             let end = start + scene.duration
             spans.append(SceneSpan(index: index, id: scene.id, start: start, duration: scene.duration,
                                    startSample: Self.sample(start * rate), endSample: Self.sample(end * rate)))
-            let firings = Self.firings(of: scene, index: index)
+            let firings = Self.resolvedFirings(of: scene, index: index)
             let sceneStops = Self.stops(of: scene, index: index, firings: firings)
             for firing in Self.withEnds(firings, of: scene, stops: sceneStops) {
                 let absolute = start + firing.sceneTime
@@ -124,6 +129,12 @@ public struct CueSchedule: Sendable, Equatable {
     /// The firings of one scene's cues with `0 <= sceneTime < duration`, ordered by scene time, then cue index.
     /// Stop cues play nothing (see `stops(of:index:firings:)`).
     public static func firings(of scene: Scene, index: Int) -> [CueFiring] {
+        // Animations that start after other moments fire on their resolved starts, as the snapshots show them.
+        resolvedFirings(of: scene.resolvingStarts(), index: index)
+    }
+
+    /// `firings(of:index:)` of a scene whose starts are resolved already (`Scene.resolvingStarts()`).
+    static func resolvedFirings(of scene: Scene, index: Int) -> [CueFiring] {
         var result: [CueFiring] = []
         for (cueIndex, cue) in scene.cues.enumerated() where !cue.isStop {
             for (sceneTime, trigger) in occurrences(of: cue.trigger, offset: cue.offset, in: scene) {

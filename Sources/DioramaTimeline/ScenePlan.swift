@@ -8,7 +8,8 @@ struct ScenePlan: Sendable {
 
     init(scene: Scene, canvas: Canvas) {
         background = scene.background ?? canvas.background
-        nodes = NodePlan.sorted(scene.nodes.map(NodePlan.init))
+        // Relative starts resolved once, the same way the cue schedule resolves them.
+        nodes = NodePlan.sorted(scene.resolvingStarts().nodes.map(NodePlan.init))
     }
 }
 

@@ -146,7 +146,7 @@ extension TimelineReport {
         return out
     }
 
-    /// `at 12`, `moon.rise to #0`, with `+0.2 s` for an offset.
+    /// `at 12`, `marker doorsOpen`, `moon.rise to #0`, with `+0.2 s` for an offset.
     static func describeTrigger(_ trigger: CueFiring.Trigger, offset: Rational) -> String {
         var text: String
         switch trigger {
@@ -156,6 +156,8 @@ extension TimelineReport {
             var name = eventName(event)
             if case .keyframe(let index) = event { name += " \(index)" }
             text = "\(node).\(animation) \(name) #\(iteration)"
+        case .marker(let name, _):
+            text = "marker \(name)"
         }
         if offset != .zero { text += " \(offset > .zero ? "+" : "")\(seconds(offset)) s" }
         return text

@@ -6,11 +6,16 @@ public struct TimelineReport: Sendable {
     public let schedule: CueSchedule
     /// Titles in the report's language, by scene index.
     public let titles: [String]
+    /// Every scene's markers, placed on the playlist, by time.
+    public let markers: [PlacedMarker]
+    /// The resolved starts of the animations that start `after` something, placed on the playlist, by time.
+    public let relativeStarts: [PlacedStart]
 
     public init(document: Document, sampleRate: Int, language: String? = nil) {
         schedule = CueSchedule(document: document, sampleRate: sampleRate)
         let language = language ?? document.languages.defaultLanguage
         titles = document.scenes.map { $0.title.resolved(language: language, fallback: document.languages.fallback) }
+        (markers, relativeStarts) = Self.moments(of: document, schedule: schedule)
     }
 
     /// Seconds, as the report writes them: decimal, at most 9 fractional digits (nanoseconds).
@@ -65,6 +70,7 @@ public struct TimelineReport: Sendable {
         }.joined(separator: ",")
         out += schedule.cues.isEmpty ? "]" : "\n  ]"
         out += lastingSections()
+        out += momentsSections()
         out += "\n}\n"
         return out
     }
@@ -79,6 +85,8 @@ public struct TimelineReport: Sendable {
             if case .keyframe(let index) = event { fields.append(("keyframe", "\(index)")) }
             fields.append(("iteration", "\(iteration)"))
             return fields
+        case .marker(let name, let time):
+            return [("kind", quoted("marker")), ("marker", quoted(name)), ("at", quoted(seconds(time)))]
         }
     }
 
@@ -89,6 +97,7 @@ public struct TimelineReport: Sendable {
         case .reachesFrom: "from"
         case .iterationStart: "iteration"
         case .keyframe: "keyframe"
+        case .end: "end"
         }
     }
 
@@ -136,6 +145,7 @@ public struct TimelineReport: Sendable {
                  "\(s.cues.filter { $0.firing.scene == span.index }.count)", titles[span.index]]
             })
         out += "\n"
+        out += momentsText()
         if s.cues.isEmpty {
             out += "no cue firings\n"
         } else {
@@ -150,21 +160,10 @@ public struct TimelineReport: Sendable {
         return out + lastingTables()
     }
 
-    /// `at 5.5`, `buoy.bob to #3`, `swing.arc keyframe 2 #0`, with `+0.2 s` when the cue has an offset.
+    /// `at 5.5`, `marker doorsOpen`, `buoy.bob to #3`, `swing.arc keyframe 2 #0`, with `+0.2 s` when the cue has an
+    /// offset, then how the sound lasts.
     static func describe(_ firing: CueFiring) -> String {
-        var text: String
-        switch firing.trigger {
-        case .at(let time):
-            text = "at \(seconds(time))"
-        case .animation(let node, let animation, let event, let iteration):
-            var name = eventName(event)
-            if case .keyframe(let index) = event { name += " \(index)" }
-            text = "\(node).\(animation) \(name) #\(iteration)"
-        }
-        if firing.offset != .zero {
-            text += " \(firing.offset > .zero ? "+" : "")\(seconds(firing.offset)) s"
-        }
-        return text + lasting(firing)
+        describeTrigger(firing.trigger, offset: firing.offset) + lasting(firing)
     }
 
     static func table(header: [String], rightAligned: Set<Int>, rows: [[String]]) -> String {

@@ -11,13 +11,14 @@ struct Timeline: AsyncParsableCommand {
             Lists the scenes in play order with their start time, duration and first sample, then every \
             cue firing of one pass through the playlist in order: absolute time, scene, scene time, \
             sample index (the first sample at or after the time, computed exactly), sound and what \
-            triggered it (`at 5.5`, or `node.animation to|from|iteration|keyframe N #iteration`, plus the \
-            cue's offset), then whether it loops, where it ends early and whether it ducks the ambience. \
-            When the playlist has them, tables of stops (`until`s and stop cues) and of ambience starting \
-            on a moment follow. Times are exact rationals written as decimals (at most 9 places).
+            triggered it (`at 5.5`, `marker NAME`, or `node.animation to|from|iteration|end|keyframe N #iteration`, \
+            plus the cue's offset), then whether it loops, where it ends early and whether it ducks the ambience. \
+            When the playlist has them, tables of stops (`until`s and stop cues), of ambience starting on a \
+            moment, of markers and of the resolved starts of animations that start after another's event or \
+            a marker follow. Times are exact rationals written as decimals (at most 9 places).
 
-            --json prints one object { "sampleRate", "scenes": [...], "cues": [...] }: the stable contract \
-            described in docs/TIMELINE.md.
+            --json prints one object { "sampleRate", "scenes": [...], "cues": [...], "markers": [...], \
+            "relativeStarts": [...] }: the stable contract described in docs/TIMELINE.md.
 
             Example:
               $ diorama timeline scenes.json

@@ -116,6 +116,7 @@ import Testing
             ("keyframe", DocumentKeys.keyframe), ("curveObject", DocumentKeys.curveKinds), ("springParameters", DocumentKeys.spring),
             ("interpolatingSpringParameters", DocumentKeys.interpolatingSpring),
             ("trigger", DocumentKeys.moment), ("duck", DocumentKeys.duck),
+            ("startAnchor", DocumentKeys.after),
         ]
         for (name, decoderKeys) in pairs {
             #expect(Set(decoderKeys) == keys(name), "\(name)")

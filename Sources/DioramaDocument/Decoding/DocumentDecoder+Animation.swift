@@ -14,7 +14,7 @@ extension DocumentDecoder {
 
     /// The node's valid animations, and the ids of those that have errors (so cues naming them are not reported twice).
     func decodeAnimations(_ elements: [JSONValue], path: String, nodeType: String, what nodeWhat: String,
-                          style: NodeStyle, styleFields: Fields) -> (animations: [Animation], broken: Set<String>) {
+                          style: NodeStyle, styleFields: Fields, nodeID: String? = nil) -> (animations: [Animation], broken: Set<String>) {
         var animations: [Animation] = []
         var broken: Set<String> = []
         var ids: [String: Int] = [:]
@@ -33,10 +33,12 @@ extension DocumentDecoder {
                 }
             }
             let errorsBefore = errorCount
+            var after: AfterSource?
             let animation = decodeAnimation(element, path: elementPath, nodeType: nodeType, nodeWhat: nodeWhat, style: style,
-                                            styleFields: styleFields)
+                                            styleFields: styleFields, after: &after)
             if let animation, errorCount == errorsBefore {
                 animations.append(animation)
+                sceneAnimations.append(TimedAnimation(node: nodeID, animation: animation, after: after))
             } else if let id {
                 broken.insert(id)
             }
@@ -45,7 +47,7 @@ extension DocumentDecoder {
     }
 
     private func decodeAnimation(_ value: JSONValue, path: String, nodeType: String, nodeWhat: String, style: NodeStyle,
-                                 styleFields: Fields) -> Animation? {
+                                 styleFields: Fields, after afterSource: inout AfterSource?) -> Animation? {
         let isTrack: Bool
         if case .object(let members) = value.kind { isTrack = members.contains { $0.key == "keyframes" } } else { isTrack = false }
         let what = isTrack ? "a keyframe track" : "an animation"
@@ -80,6 +82,11 @@ extension DocumentDecoder {
         }
         let repeatCount = optional(fields, "repeat", default: RepeatCount.count(1)) { self.repeatCount($0, path: $1) }
         let autoreverses = bool(fields, "autoreverses", default: false)
+        var after: StartAnchor?
+        if let member = fields["after"] {
+            afterSource = startAnchor(member.value, path: fields.path("after"))
+            after = afterSource?.anchor
+        }
 
         var kind: Animation.Kind?
         if isTrack {
@@ -99,7 +106,7 @@ extension DocumentDecoder {
         }
         guard let property, applies, let kind, let delay, let speed, let repeatCount else { return nil }
         return Animation(id: id, property: property, kind: kind, delay: delay, speed: speed, repeatCount: repeatCount,
-                         autoreverses: autoreverses)
+                         autoreverses: autoreverses, after: after)
     }
 
     private func basicKind(_ fields: Fields, what: String, property: AnimatableProperty?, nodeType: String,

@@ -158,10 +158,13 @@ extension DocumentDecoder {
         let background = fields["background"].flatMap { paint($0.value, path: fields.path("background")) }
 
         var scope = SceneScope()
+        if let member = fields["markers"] { decodeMarkers(member.value, path: fields.path("markers"), sceneDuration: duration, scope: &scope) }
+        sceneAnimations = []
         var nodes: [Node] = []
         if let member = fields["nodes"], let elements = array(member.value, path: fields.path("nodes")) {
             nodes = decodeNodes(elements, path: fields.path("nodes"), depth: 1, scope: &scope)
         }
+        checkStarts(scope: &scope, sceneDuration: duration)
 
         var ambience: [Ambience] = []
         if let member = fields["ambience"], let elements = array(member.value, path: fields.path("ambience")) {
@@ -187,7 +190,7 @@ extension DocumentDecoder {
 
         guard let id, let duration else { return nil }
         return Scene(id: id, title: title ?? LocalizedString(id, language: languages.fallback), duration: duration,
-                     background: background, nodes: nodes, ambience: ambience, cues: cues)
+                     background: background, nodes: nodes, ambience: ambience, cues: cues, markers: scope.markers)
     }
 
     /// A plain string (stored under the fallback language) or an object of language tag -> string.
@@ -276,7 +279,9 @@ extension DocumentDecoder {
     func cueTrigger(_ fields: Fields, use: TriggerUse, scope: SceneScope, sceneDuration: Rational?, offset: Rational?) -> CueTrigger? {
         var trigger: CueTrigger?
         let bound = fields.has("node") || fields.has("animation") || fields.has("on")
-        if let at = fields["at"] {
+        if let member = fields["marker"] {
+            trigger = markerTrigger(fields, member: member, use: use, scope: scope, sceneDuration: sceneDuration, offset: offset)
+        } else if let at = fields["at"] {
             if bound {
                 let other = fields.members.first { ["node", "animation", "on"].contains($0.key) }!
                 error(other.keyOffset, fields.path(other.key), "\(use.what) is either at a time (\"at\") or on an animation (\"node\", \"animation\", \"on\"), not both",
@@ -330,6 +335,14 @@ extension DocumentDecoder {
             return nil
         }
         guard let event, let onMember = fields["on"] else { return nil }
+        let start = scope.start(nodeID, animationID, animation)
+        let end = scope.endTime(nodeID, animationID, animation)
+        var endIsLate = false
+        var endText = ""
+        if let end, let sceneDuration, let fires = StartResolver.sum(end, offset ?? .zero) {
+            endIsLate = fires >= sceneDuration
+            endText = "ends at \(Self.seconds(end)) s" + (fires == end ? "" : " (\(Self.seconds(fires)) s with the cue's offset)")
+        }
         switch (event, animation.kind) {
         case (.keyframe(let index), .keyframes(let keyframes)):
             if index >= keyframes.count {
@@ -341,11 +354,18 @@ extension DocumentDecoder {
             error(onMember.value.offset, fields.path("on"), "\"\(animationID)\" is a from/to animation, which has no keyframes",
                   hint: "use \"to\", \"from\" or \"iteration\", or make it a keyframe track")
             return nil
-        case _ where sceneDuration.map { animation.delay + (offset ?? .zero) >= $0 } ?? false:
-            // No event of an animation comes before its delay.
+        case (.end, _) where animation.repeatCount == .forever:
+            warning(onMember.value.offset, fields.path("on"), "\(use.never): \"\(animationID)\" repeats forever, so it never ends",
+                    hint: "give it a \"repeat\" count, or fire on \"to\" or \"iteration\"")
+        case _ where sceneDuration.map { start + (offset ?? .zero) >= $0 } ?? false:
+            // No event of an animation comes before its start.
             warning(onMember.value.offset, fields.path("on"),
-                    "\(use.never): \"\(animationID)\" starts at \(Self.seconds(animation.delay)) s, when the scene (\(Self.seconds(sceneDuration!)) s) is over",
+                    "\(use.never): \"\(animationID)\" starts at \(Self.seconds(start)) s, when the scene (\(Self.seconds(sceneDuration!)) s) is over",
                     hint: "shorten the animation's delay or lengthen the scene")
+        case (.end, _) where endIsLate:
+            warning(onMember.value.offset, fields.path("on"),
+                    "\(use.never): \"\(animationID)\" \(endText), when the scene (\(Self.seconds(sceneDuration!)) s) is over",
+                    hint: "shorten the animation, or lengthen the scene")
         case (.reachesFrom, _) where !animation.autoreverses:
             warning(onMember.value.offset, fields.path("on"), "\(use.never): \"\(animationID)\" does not autoreverse, so it never arrives back at its start",
                     hint: "use \"iteration\" for the start of each iteration, or set \"autoreverses\": true")
@@ -355,8 +375,9 @@ extension DocumentDecoder {
         return .animation(node: nodeID, animation: animationID, event: event)
     }
 
-    private func animationEvent(_ value: JSONValue, path: String) -> AnimationEvent? {
-        let names: [(name: String, value: AnimationEvent)] = [("to", .reachesTo), ("from", .reachesFrom), ("iteration", .iterationStart)]
+    func animationEvent(_ value: JSONValue, path: String) -> AnimationEvent? {
+        let names: [(name: String, value: AnimationEvent)] = [("to", .reachesTo), ("from", .reachesFrom), ("iteration", .iterationStart),
+                                                               ("end", .end)]
         if case .object = value.kind {
             guard let fields = object(value, path: path, what: "a keyframe event", keys: DocumentKeys.cueKeyframeEvent) else { return nil }
             guard let member = fields["keyframe"] else {
@@ -366,7 +387,7 @@ extension DocumentDecoder {
             return integer(member.value, path: fields.path("keyframe"), range: 0...(DocumentLimits.maximumKeyframes - 1)).map { .keyframe($0) }
         }
         guard case .string = value.kind else {
-            typeMismatch(value, path: path, expected: "\"to\", \"from\", \"iteration\" or { \"keyframe\": N }")
+            typeMismatch(value, path: path, expected: "\"to\", \"from\", \"iteration\", \"end\" or { \"keyframe\": N }")
             return nil
         }
         return choice(value, path: path, options: names, what: "animation event")
@@ -380,4 +401,9 @@ struct SceneScope {
     var nodeOrder: [String] = []
     /// Per node id, the ids of its animations that have errors.
     var brokenAnimations: [String: Set<String>] = [:]
+    /// The scene's markers, in file order, and every name written (a marker with errors is reported once, where it is).
+    var markers: [SceneMarker] = []
+    var markerNames: Set<String> = []
+    /// Resolved starts of the animations that have ids, by "node/animation" (see `checkStarts`).
+    var starts: [String: Rational] = [:]
 }

@@ -67,7 +67,7 @@ extension DocumentDecoder {
         var brokenAnimations: Set<String> = []
         if let member = fields["animations"], let elements = array(member.value, path: fields.path("animations")) {
             (animations, brokenAnimations) = decodeAnimations(elements, path: fields.path("animations"), nodeType: type, what: what,
-                                                              style: style, styleFields: fields)
+                                                              style: style, styleFields: fields, nodeID: id)
         }
         brokenAnimations.formUnion(misplacedAnimationIDs(fields))
         if let id {

@@ -17,6 +17,8 @@ final class DocumentDecoder {
     var usedSounds = Set<String>()
     /// The document's components and the instances being expanded (DocumentDecoder+Components.swift).
     var components = ComponentState()
+    /// The current scene's decoded animations with where their `after` is written, for the scene's timing checks.
+    var sceneAnimations: [TimedAnimation] = []
 
     init(bytes: [UInt8], file: String, baseDirectory: String) {
         self.bytes = bytes

@@ -5,15 +5,15 @@ enum DocumentKeys {
     static let canvas = ["width", "height", "background"]
     static let languages = ["default", "fallback", "available"]
     static let sound = ["path", "gain"]
-    static let scene = ["id", "title", "duration", "background", "ambience", "cues", "nodes"]
+    static let scene = ["id", "title", "duration", "background", "ambience", "cues", "nodes", "markers"]
     static let ambience = ["sound", "gain", "fadeIn", "fadeOut", "start"]
-    static let cue = ["sound", "at", "node", "animation", "on", "offset", "gain", "pan", "id", "loop", "until", "fadeOut", "duck", "stop"]
+    static let cue = ["sound", "at", "node", "animation", "on", "offset", "gain", "pan", "marker", "id", "loop", "until", "fadeOut", "duck", "stop"]
     static let cueKeyframeEvent = ["keyframe"]
     static let component = ["parameters", "node"]
     static let componentParameter = ["type", "default"]
     static let parameterReference = ["param"]
     /// What a cue names its moment with; an `until` or a `start` object takes the same keys, plus `offset`.
-    static let trigger = ["at", "node", "animation", "on"]
+    static let trigger = ["at", "node", "animation", "on", "marker"]
     static let moment = trigger + ["offset"]
     /// A stop cue: which cue, when, and how fast.
     static let stopCue = ["stop"] + moment + ["fadeOut"]
@@ -73,7 +73,9 @@ enum DocumentKeys {
     static let gradientStop = ["color", "location"]
 
     static let animation = ["id", "property", "from", "to", "curve", "duration", "delay", "speed", "repeat",
-                            "autoreverses", "keyframes"]
+                            "autoreverses", "keyframes", "after"]
+    /// What an animation starts after: one kind of moment per object, named by its keys.
+    static let after = ["node", "animation", "on", "marker"]
     static let keyframe = ["time", "value", "curve", "hold"]
     static let curveKinds = ["cubicBezier", "spring", "interpolatingSpring"]
     static let spring = ["response", "dampingFraction"]
