@@ -16,6 +16,15 @@ import Testing
         // A 4 s breath after a 1 s pause: in at 1, 9; out at 5, 13 (the scene ends at 17, the end of an exhale).
         "breathing": [("0.4", "chime"), ("1", "breathe-in"), ("5", "breathe-out"), ("9", "breathe-in"), ("13", "breathe-out")]
             .map { (Rational(decimalLiteral: $0.0)!, $0.1) },
+        // The car arrives at the marker (5.5 s: the chime); the doors open 0.5 s later over 2 s, stay open 4 s and
+        // close over 2 s: the latch clicks on their last keyframe, 6 + 8 = 14 s.
+        "elevator": [("5.5", "ding"), ("14", "click")].map { (Rational(decimalLiteral: $0.0)!, $0.1) },
+        // The button at 2.8 s; the arm starts 0.6 s later and lands 2.2 s after that (5.6 s): surface noise at once,
+        // the music 0.6 s later, both looping to the end.
+        "record-player": [("2.8", "click"), ("5.6", "crackle"), ("6.2", "music")].map { (Rational(decimalLiteral: $0.0)!, $0.1) },
+        // The tube turns 30° every 3 s; a chime as each turn settles.
+        "kaleidoscope": [("3", "chime"), ("6", "chime"), ("9", "chime"), ("12", "chime"), ("15", "chime")]
+            .map { (Rational(decimalLiteral: $0.0)!, $0.1) },
     ]
 
     static func load() throws -> LoadedDocument { try DocumentLoader.load(path: scenesFile.path) }
@@ -33,6 +42,13 @@ import Testing
         #expect(firings.map(\.sampleIndex) == wanted.map { time, _ in Int64(((span.start + time) * Rational(48_000)).doubleValue) })
     }
 
+    @Test func theRecordsMusicLoopsUntilTheSceneEndsAndDucksTheAmbience() throws {
+        let schedule = CueSchedule(document: try Self.load().document, sampleRate: 48_000)
+        let music = try #require(schedule.cues.first { $0.firing.sceneID == "record-player" && $0.firing.sound == "music" })
+        #expect(music.firing.loops && music.firing.endsWithScene)
+        #expect(music.firing.duck != nil)
+    }
+
     /// Mixing with and without one cue: the first sample where they differ is where that cue's sound starts
     /// (plus the silence, if any, at the head of its file).
     @Test(arguments: expected.keys.sorted())
@@ -43,11 +59,16 @@ import Testing
         let schedule = CueSchedule(document: loaded.document, sampleRate: 48_000)
         let plan = audio.plan(schedule)
         for cue in schedule.cues where cue.firing.sceneID == sceneID {
+            // The same playlist without this one firing: its cue's other firings (a bell rings on every swing) stay,
+            // as plain cues at their times.
             var withoutCue = loaded.document
             withoutCue.scenes[cue.firing.scene].cues.remove(at: cue.firing.cue)
+            for other in schedule.cues where other.firing.scene == cue.firing.scene && other.firing.cue == cue.firing.cue && other != cue {
+                withoutCue.scenes[cue.firing.scene].cues.append(
+                    Cue(sound: other.firing.sound, trigger: .at(other.firing.sceneTime), gain: other.firing.gain, pan: other.firing.pan))
+            }
             let others = PlaylistAudio(document: withoutCue, bank: audio.bank)
             let otherPlan = others.plan(CueSchedule(document: withoutCue, sampleRate: 48_000))
-            // The cue's other firings are seconds away: only this one falls in the window.
             let window = (cue.sampleIndex - 4_800)..<(cue.sampleIndex + 4_800)
             let with = OfflineAudio.mix(plan: plan, sounds: audio.bank.sounds, span: window)
             let without = OfflineAudio.mix(plan: otherPlan, sounds: audio.bank.sounds, span: window)

@@ -23,6 +23,8 @@ import Testing
         ("swing", 1.09, "en"), ("swing", 2.09, "en"),
         ("flower", 3.5, "en"), ("flower", 5.0, "en"), ("flower", 3.5, "ja"), ("flower", 5.0, "zh"),
         ("breathing", 3.0, "en"), ("breathing", 6.5, "zh"),
+        ("elevator", 3.0, "en"), ("elevator", 9.0, "ja"), ("record-player", 1.0, "zh"), ("record-player", 9.0, "en"),
+        ("kaleidoscope", 2.5, "en"),
     ]
 
     private func load() throws -> LoadedDocument {
