@@ -253,19 +253,24 @@ import Testing
                      "bad-hex-colours", "bad-node-type", "bad-repeat", "bad-cue-binding", "bad-colour-property-number",
                      "bad-property-not-applicable", "bad-scene-too-long", "bad-keyframe-times", "bad-languages",
                      "bad-text-counter", "bad-text-keyframes", "bad-text-reveal"]
-        let instances = try names.map { name in
-            SchemaValidation.Instance(name: name, definition: nil,
-                                      text: try String(contentsOf: CorpusTests.directory.appendingPathComponent("\(name).json"), encoding: .utf8))
-        }
-        let results = try SchemaValidation.run(instances, schema: Self.schemaURL)
-        for name in names {
-            #expect(results[name]?.isEmpty == false, "the schema accepts \(name).json")
-        }
+        try SchemaValidation.expectCorpusFilesRejected(names)
     }
 }
 
 /// Runs python3's `jsonschema` (Draft 2020-12) over instances, in one process.
 enum SchemaValidation {
+    /// Each named corpus file (`Corpus/NAME.json`) must fail the schema: problems a schema can express fail it too.
+    static func expectCorpusFilesRejected(_ names: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let instances = try names.map { name in
+            Instance(name: name, definition: nil,
+                     text: try String(contentsOf: CorpusTests.directory.appendingPathComponent("\(name).json"), encoding: .utf8))
+        }
+        let results = try run(instances, schema: DocumentationTests.schemaURL)
+        for name in names {
+            #expect(results[name]?.isEmpty == false, "the schema accepts \(name).json", sourceLocation: sourceLocation)
+        }
+    }
+
     struct Instance: Encodable {
         var name: String
         /// A `$defs` name, or nil for the top level.

@@ -139,22 +139,7 @@ extension DocumentDecoder {
             guard let cx, let cy, let rx, let ry else { return nil }
             return .ellipse(center: Point(x: cx, y: cy), radiusX: rx, radiusY: ry)
         default:  // path
-            guard let member = fields["d"] else {
-                missing("d", in: fields, what: what, hint: "SVG path data in the node's coordinates, e.g. \"d\": \"M 0 0 L 100 0 L 50 80 Z\"")
-                return nil
-            }
-            guard case .string(let text) = member.value.kind else {
-                typeMismatch(member.value, path: fields.path("d"), expected: "a string of SVG path data")
-                return nil
-            }
-            switch PathDataParser.parse(text) {
-            case .success(let data):
-                return .path(data)
-            case .failure(let failure):
-                error(offset(inStringAt: member.value.offset, utf8Index: failure.utf8Index), fields.path("d"),
-                      failure.message, hint: failure.hint)
-                return nil
-            }
+            return pathData(fields, what: what, example: "\"M 0 0 L 100 0 L 50 80 Z\"", inNodeCoordinates: true).map { .path($0) }
         }
     }
 

@@ -123,22 +123,7 @@ extension DocumentDecoder {
             guard let points = points(member.value, path: fields.path("points"), minimum: minimum) else { return nil }
             return type == "polygon" ? .polygon(points) : .line(points)
         case "path":
-            guard let member = fields["d"] else {
-                missing("d", in: fields, what: what, hint: "SVG path data, e.g. \"d\": \"M 0 0 L 100 0 Q 150 50 100 100 Z\"")
-                return nil
-            }
-            guard case .string(let text) = member.value.kind else {
-                typeMismatch(member.value, path: fields.path("d"), expected: "a string of SVG path data")
-                return nil
-            }
-            switch PathDataParser.parse(text) {
-            case .success(let data):
-                return .path(data)
-            case .failure(let failure):
-                error(offset(inStringAt: member.value.offset, utf8Index: failure.utf8Index), fields.path("d"),
-                      failure.message, hint: failure.hint)
-                return nil
-            }
+            return pathData(fields, what: what, example: "\"M 0 0 L 100 0 Q 150 50 100 100 Z\"").map { .path($0) }
         case "wave":
             let (x, y, width, height) = (coordinate("x"), coordinate("y"), length("width"), length("height"))
             let control1X = number(fields, "control1X", default: 0.5, range: .unit, what: what)
@@ -383,5 +368,26 @@ extension DocumentDecoder {
             valid = false
         }
         return valid ? emitter : nil
+    }
+
+    /// The SVG path data of `fields["d"]`, with a problem at its column inside the string when it does not parse.
+    func pathData(_ fields: Fields, what: String, example: String, inNodeCoordinates: Bool = false) -> PathData? {
+        guard let member = fields["d"] else {
+            missing("d", in: fields, what: what,
+                    hint: "SVG path data\(inNodeCoordinates ? " in the node's coordinates" : ""), e.g. \"d\": \(example)")
+            return nil
+        }
+        guard case .string(let text) = member.value.kind else {
+            typeMismatch(member.value, path: fields.path("d"), expected: "a string of SVG path data")
+            return nil
+        }
+        switch PathDataParser.parse(text) {
+        case .success(let data):
+            return data
+        case .failure(let failure):
+            error(offset(inStringAt: member.value.offset, utf8Index: failure.utf8Index), fields.path("d"),
+                  failure.message, hint: failure.hint)
+            return nil
+        }
     }
 }
