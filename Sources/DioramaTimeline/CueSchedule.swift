@@ -10,6 +10,8 @@ public struct CueFiring: Sendable, Equatable {
         case animation(node: String, animation: String, event: AnimationEvent, iteration: Int)
         /// A scene marker, and its time in seconds.
         case marker(name: String, time: Rational)
+        /// The first tap on a node in this visit of the scene, and its scene time in seconds.
+        case tap(node: String, time: Rational)
     }
 
     /// Index of the scene in the playlist.
