@@ -20,4 +20,6 @@ public enum StartAnchor: Sendable, Equatable, Hashable {
     case animation(node: String, animation: String, event: AnimationEvent)
     /// A marker of the scene.
     case marker(String)
+    /// The first tap on a tappable node of the scene (`"tap": "button"`); until it happens the animation waits.
+    case tap(String)
 }

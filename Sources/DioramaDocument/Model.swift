@@ -113,6 +113,9 @@ public struct Scene: Sendable, Equatable {
     public var cues: [Cue]
     /// Named scene times that cues fire on and animations start after, in file order.
     public var markers: [SceneMarker]
+    /// Taps given to this visit of the scene, node id -> scene seconds (never decoded: the player's clicks,
+    /// `--tap`). A tappable node's first tap is the earliest of these and its `auto` (`Scene.firstTaps`).
+    public var taps: [String: Rational] = [:]
 
     public init(id: String, title: LocalizedString, duration: Rational, background: Paint? = nil,
                 nodes: [Node] = [], ambience: [Ambience] = [], cues: [Cue] = [], markers: [SceneMarker] = []) {
@@ -209,6 +212,8 @@ public enum CueTrigger: Sendable, Equatable {
     case animation(node: String, animation: String, event: AnimationEvent)
     /// A scene marker's time (`"marker"`).
     case marker(String)
+    /// The first tap on a tappable node (`"tap"`), when it happens (see `TapGesture`).
+    case tap(String)
 }
 
 /// A moment in an animation's life that a cue can be bound to.
@@ -238,6 +243,8 @@ public struct Node: Sendable, Equatable {
     public var zIndex: Double
     /// The rectangle that named anchors refer to, in the node's own coordinates; nil means the content's bounds.
     public var frame: Rect?
+    /// Set when the node can be tapped (`"tap"`): animations start after its tap, cues fire on it.
+    public var tap: TapGesture? = nil
 
     public init(id: String? = nil, content: NodeContent, style: NodeStyle = NodeStyle(),
                 animations: [Animation] = [], zIndex: Double = 0, frame: Rect? = nil) {

@@ -21,8 +21,11 @@ public struct SceneTiming: Sendable, Equatable {
         /// Where it is within the scene, as a JSON path: `nodes[1].children[0].animations[2]`.
         public var path: String
         public var after: StartAnchor?
-        /// Scene seconds at which its first iteration starts.
+        /// Scene seconds at which its first iteration starts (`SceneTiming.untapped` while it waits for a tap).
         public var time: Rational
+        /// True when it starts after a tap that has not happened in this visit (`Scene.firstTaps`), directly or
+        /// through what it follows: it holds its initial value, and nothing on its events fires.
+        public var waitsForTap = false
 
         public init(node: String?, animation: String?, path: String, after: StartAnchor?, time: Rational) {
             self.node = node
@@ -36,6 +39,10 @@ public struct SceneTiming: Sendable, Equatable {
     /// A relative start is refused by `diorama check` when its exact value needs a denominator above this
     /// (speeds such as 0.999999 chained several times): later sums of it must stay within 128 bits.
     public static let maximumDenominator: Int128 = 1_000_000_000
+
+    /// The start given to an animation that waits for a tap: later than any scene lasts, so it never starts and
+    /// none of its events happens within the scene.
+    public static let untapped = DocumentLimits.maximumSceneDuration * Rational(2)
 
     /// Every animation of the scene, nodes depth-first in file order, a node's animations before its children's.
     public let starts: [Start]
@@ -59,6 +66,7 @@ public struct SceneTiming: Sendable, Equatable {
             self.starts = starts
             return
         }
+        let taps = scene.firstTaps
         var byName: [AnimationName: Int] = [:]
         for (index, start) in starts.enumerated() {
             if let node = start.node, let animation = start.animation, byName[AnimationName(node: node, animation: animation)] == nil {
@@ -73,10 +81,17 @@ public struct SceneTiming: Sendable, Equatable {
                 items[index].dependency = scene.markers.first { $0.name == name }.map { .marker($0.time) } ?? .unresolved
             case .animation(let node, let animation, let event):
                 items[index].dependency = byName[AnimationName(node: node, animation: animation)].map { .animation($0, event) } ?? .unresolved
+            case .tap(let node):
+                items[index].dependency = scene.isTappable(node) ? .tap(taps[node]) : .unresolved
             }
         }
         let resolved = StartResolver.resolve(items)
         for index in starts.indices {
+            if resolved.waiting[index] {
+                starts[index].time = Self.untapped
+                starts[index].waitsForTap = true
+                continue
+            }
             // What check refuses falls back to the delay from the scene's start.
             starts[index].time = resolved.starts[index] ?? items[index].animation.delay
         }
@@ -141,6 +156,8 @@ enum StartResolver {
         case animation(Int, AnimationEvent)
         /// A name that does not resolve (reported where it is written).
         case unresolved
+        /// A node's first tap at this scene time; nil while it has not happened.
+        case tap(Rational?)
     }
 
     struct Item {
@@ -161,6 +178,8 @@ enum StartResolver {
         /// nil where a start cannot be resolved (its failure, or one of what it follows, is reported).
         var starts: [Rational?]
         var failures: [(item: Int, failure: Failure)]
+        /// True where the start waits for a tap that has not happened (directly or through what it follows).
+        var waiting: [Bool]
     }
 
     static func resolve(_ items: [Item]) -> Result {
@@ -168,6 +187,7 @@ enum StartResolver {
         var state = [State](repeating: .unvisited, count: items.count)
         var stackPosition = [Int](repeating: 0, count: items.count)
         var starts = [Rational?](repeating: nil, count: items.count)
+        var waiting = [Bool](repeating: false, count: items.count)
         var failures: [(item: Int, failure: Failure)] = []
         // Iterative depth-first search: a chain of thousands of animations must not exhaust the stack.
         for root in items.indices where state[root] == .unvisited {
@@ -189,14 +209,19 @@ enum StartResolver {
                         }
                     }
                 }
-                let (start, failure) = self.start(of: items[top], dependencyStarts: starts, items: items)
+                switch items[top].dependency {
+                case .tap(nil): waiting[top] = true
+                case .animation(let dependency, _): waiting[top] = waiting[dependency]
+                default: break
+                }
+                let (start, failure) = waiting[top] ? (nil, nil) : self.start(of: items[top], dependencyStarts: starts, items: items)
                 starts[top] = start
                 if let failure { failures.append((top, failure)) }
                 state[top] = .done
                 stack.removeLast()
             }
         }
-        return Result(starts: starts, failures: failures)
+        return Result(starts: starts, failures: failures, waiting: waiting)
     }
 
     private static func start(of item: Item, dependencyStarts starts: [Rational?], items: [Item]) -> (Rational?, Failure?) {
@@ -204,9 +229,9 @@ enum StartResolver {
         switch item.dependency {
         case .sceneStart:
             return (item.animation.delay, nil)
-        case .unresolved:
+        case .unresolved, .tap(nil):
             return (nil, nil)
-        case .marker(let time):
+        case .marker(let time), .tap(let time?):
             anchor = time
         case .animation(let index, let event):
             // A dependency inside a loop, or one that failed, has no start; its problem is reported on its own.

@@ -362,9 +362,36 @@ public final class Player {
             case .close: end = .quit
             case .resized: needsDraw = true
             case .input(let input):
+                if case .pointerUp(let point) = input, tap(at: point, now: now) { continue }
                 for intent in viewer.handle(input, at: now, context: viewerContext) { apply(intent, now: now) }
             }
         }
+    }
+
+    // MARK: - Taps
+
+    /// A click released at `point` (canvas points) on a tappable node of the picture being shown taps it instead
+    /// of paging; true when it did.
+    private func tap(at point: Point, now: Double) -> Bool {
+        for intent in viewer.advance(to: now) { apply(intent, now: now) }
+        guard viewer.releaseIsClick(at: point), viewer.pageOffset(at: now, context: viewerContext) == 0,
+              let node = tappableNode(at: point) else { return false }
+        viewer.cancelPress()
+        log?.event("tap", monotonic: now, detail: node)
+        playback.tap(node)
+        return true
+    }
+
+    /// The topmost tappable node whose visible shape is at `point` in the scene as it is shown now (what is heard
+    /// when this frame is presented), or nil. Nodes that cannot be tapped let the click through.
+    public func tappableNode(at point: Point) -> String? {
+        let shown = playback.position(atHeard: audio.output.heardFrame() + presentationLead)
+        guard !shown.hasEnded else { return nil }
+        let scene = document.scenes[shown.sceneIndex]
+        guard !scene.tappableNodeIDs.isEmpty else { return nil }
+        let snapshot = dependencies.scenes.snapshot(of: document, scene: shown.sceneIndex, time: shown.sceneTime(sampleRate: sampleRate),
+                                                    language: language, taps: shown.taps)
+        return snapshot.hitTest(at: point).first { scene.isTappable($0) }
     }
 
     // MARK: - Intents
@@ -510,7 +537,7 @@ public final class Player {
         overlay = composer.nodes(for: content)
 
         guard offset != 0 else {
-            let scene = dependencies.scenes.snapshot(of: document, scene: heard.sceneIndex, time: heardTime, language: language)
+            let scene = dependencies.scenes.snapshot(of: document, scene: heard.sceneIndex, time: heardTime, language: language, taps: heard.taps)
             return FrameComposer.compose(scene: scene, overlay: overlay)
         }
         // While a page moves, the page is the scene last navigated to (it may not be heard yet).
@@ -527,7 +554,8 @@ public final class Player {
         let neighbour = (0..<count).contains(neighbourIndex) && neighbourIndex != page
             ? dependencies.scenes.snapshot(of: document, scene: neighbourIndex, time: time(of: neighbourIndex), language: language)
             : nil
-        let scene = dependencies.scenes.snapshot(of: document, scene: page, time: time(of: page), language: language)
+        let scene = dependencies.scenes.snapshot(of: document, scene: page, time: time(of: page), language: language,
+                                                 taps: page == heard.sceneIndex ? heard.taps : [:])
         return FrameComposer.compose(scene: scene, offset: offset, neighbour: neighbour, overlay: overlay)
     }
 }

@@ -76,6 +76,11 @@ extension CueSchedule {
             guard let marker = scene.markers.first(where: { $0.name == name }) else { return [] }
             let sceneTime = marker.time + offset
             return sceneTime >= .zero && sceneTime < scene.duration ? [(sceneTime, .marker(name: name, time: marker.time))] : []
+        case .tap(let node):
+            // A tap that has not happened in this visit fires nothing.
+            guard let time = scene.firstTaps[node] else { return [] }
+            let sceneTime = time + offset
+            return sceneTime >= .zero && sceneTime < scene.duration ? [(sceneTime, .tap(node: node, time: time))] : []
         }
     }
 

@@ -10,6 +10,8 @@ public struct CueFiring: Sendable, Equatable {
         case animation(node: String, animation: String, event: AnimationEvent, iteration: Int)
         /// A scene marker, and its time in seconds.
         case marker(name: String, time: Rational)
+        /// The first tap on a node in this visit of the scene, and its scene time in seconds.
+        case tap(node: String, time: Rational)
     }
 
     /// Index of the scene in the playlist.
@@ -87,6 +89,8 @@ public struct CueSchedule: Sendable, Equatable {
     public let ambienceStarts: [ScheduledAmbienceStart]
     /// Seconds, exactly.
     public let totalDuration: Rational
+    /// The scenes with tappable nodes, as written (by playlist index): what a tap at run time is scheduled from.
+    public let tappableScenes: [Int: Scene]
 
     public init(document: Document, sampleRate: Int) {
         self.sampleRate = sampleRate
@@ -124,6 +128,9 @@ public struct CueSchedule: Sendable, Equatable {
         self.stops = stops
         self.ambienceStarts = ambienceStarts
         totalDuration = start
+        var tappable: [Int: Scene] = [:]
+        for (index, scene) in document.scenes.enumerated() where !scene.tappableNodeIDs.isEmpty { tappable[index] = scene }
+        tappableScenes = tappable
     }
 
     /// The firings of one scene's cues with `0 <= sceneTime < duration`, ordered by scene time, then cue index.

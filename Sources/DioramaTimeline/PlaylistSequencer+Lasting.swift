@@ -50,8 +50,9 @@ extension PlaylistSequencer {
             Int64(clamping: (commandFrame + (time - position) * rate).ceiling) < frame
         }
         func jumpedOver(_ time: Rational) -> Bool { passed(time, at: after) && !passed(time, at: before) }
-        var events: [SequencerEvent] = ambienceStarts[scene].filter { jumpedOver($0.sceneTime) }.map { .ambienceDue($0, frame: frame) }
-        for firing in firings[scene] where firing.endsWithScene && jumpedOver(firing.sceneTime) {
+        let visit = visitActions(scene)
+        var events: [SequencerEvent] = visit.ambienceStarts.filter { jumpedOver($0.sceneTime) }.map { .ambienceDue($0, frame: frame) }
+        for firing in visit.firings where firing.endsWithScene && jumpedOver(firing.sceneTime) {
             if let end = firing.end, passed(end.sceneTime, at: after) { continue }
             events.append(.cueDue(firing, frame: frame))
         }

@@ -38,6 +38,11 @@ public struct PlaylistSequencer: Sendable {
     public let ambienceStarts: [[AmbienceStart]]
     /// Each scene's firings, stops and ambience starts in the order they act (see `SceneAction`).
     private let actions: [[SceneAction]]
+    /// The scenes with tappable nodes, as written, for scheduling a tap (`tap(_:at:)`).
+    let tappableScenes: [Int: Scene]
+    /// The taps of the anchor's visit of its scene and what it does with them, replacing the scene's own actions
+    /// for that visit only (`PlaylistSequencer+Tap.swift`).
+    var tappedVisit: TappedVisit?
 
     /// Scene lengths in frames (exact rationals).
     private let sceneFrames: [Rational]
@@ -88,6 +93,7 @@ public struct PlaylistSequencer: Sendable {
         for start in schedule.ambienceStarts { ambienceStarts[start.start.scene].append(start.start) }
         self.ambienceStarts = ambienceStarts
         actions = schedule.scenes.indices.map { SceneAction.ordered(firings: firings[$0], stops: stops[$0], ambience: ambienceStarts[$0]) }
+        tappableScenes = schedule.tappableScenes
         sceneFrames = durations.map { $0 * Rational(schedule.sampleRate) }
         cycleFrames = sceneFrames.reduce(.zero, +)
     }
@@ -259,7 +265,47 @@ public struct PlaylistSequencer: Sendable {
         var events = begin(at: frame)
         if let (scene, _) = current { events.append(.sceneDisappeared(scene: scene, frame: frame)) }
         set(.idle, at: frame)
+        tappedVisit = nil
         return finish(events, at: frame)
+    }
+
+    // MARK: - Taps
+
+    /// Taps the tappable node `node` of the scene showing at `frame`, at the scene time there: what starts after
+    /// its tap is scheduled from that time for the rest of this visit of the scene (a cue with offset 1.25 lands
+    /// on `frame + 1.25 × rate` exactly), and what its `auto` tap had announced past `frame` is revoked. Only the
+    /// first tap of a visit counts: nothing when the node was tapped already (by a click or its `auto`), when it
+    /// is not a tappable node of that scene, or when nothing is showing. Paused, the tap holds with the scene.
+    public mutating func tap(_ node: String, at frame: Int64) -> [SequencerEvent] {
+        let frame = max(frame, anchorFrame)
+        let showing = state(before: frame)
+        let scene: Int, time: Rational
+        switch showing {
+        case .playing(let index, let origin):
+            (scene, time) = (index, min(max((Rational(Int128(frame)) - origin) / rate, .zero), durations[index]))
+        case .paused(let index, let position):
+            (scene, time) = (index, position)
+        case .idle, .finished:
+            return []
+        }
+        guard let model = tappableScenes[scene], model.isTappable(node), time < durations[scene] else { return [] }
+        var taps = showing == anchor ? tappedVisit?.taps ?? model.taps : model.taps
+        if let first = model.firstTaps(with: taps)[node], first <= time { return [] }
+        let events = begin(at: frame)
+        set(showing, at: frame)
+        taps[node] = time
+        tappedVisit = TappedVisit(scene: model, index: scene, taps: taps)
+        return finish(events, at: frame)
+    }
+
+    /// The taps (node id -> scene seconds) of the visit of a scene showing at `frame`, as `Scene.taps` takes them
+    /// to draw it: empty when its nodes were not tapped in that visit (their `auto` taps apply).
+    public func taps(at frame: Int64) -> [String: Rational] {
+        let showing = locate(frame)
+        if let tappedVisit, showing == anchor { return tappedVisit.taps }
+        if case .playing(let scene, _) = showing { return tappableScenes[scene]?.taps ?? [:] }
+        if case .paused(let scene, _) = showing { return tappableScenes[scene]?.taps ?? [:] }
+        return [:]
     }
 
     // MARK: - Internals
@@ -267,6 +313,8 @@ public struct PlaylistSequencer: Sendable {
 
     /// Brings the events up to `frame` (or revokes those a look-ahead returned past it) before a command there.
     private mutating func begin(at frame: Int64) -> [SequencerEvent] {
+        // Taps belong to one visit of a scene: a command after the playlist moved on from it forgets them.
+        if tappedVisit != nil, state(before: frame) != anchor { tappedVisit = nil }
         repeatedCount = 0
         if frame >= cursor { return advance(to: frame) }
         cursor = frame
@@ -288,6 +336,7 @@ public struct PlaylistSequencer: Sendable {
     }
 
     private mutating func enter(_ scene: Int, at frame: Int64, paused: Bool) -> [SequencerEvent] {
+        tappedVisit = nil
         set(paused ? .paused(scene: scene, position: .zero)
                    : .playing(scene: scene, origin: Rational(Int128(frame))), at: frame)
         return [.sceneAppeared(scene: scene, frame: frame)]
@@ -355,8 +404,11 @@ public struct PlaylistSequencer: Sendable {
     private func events(from start: Int64, to stop: Int64) -> [SequencerEvent] {
         guard case .playing(var scene, var origin) = state(before: start) else { return [] }
         var events: [SequencerEvent] = []
+        // The anchor's visit plays its taps; the visits the playlist moves on to start untapped.
+        var visit = state(before: start) == anchor ? tappedVisit : nil
         while true {
-            let cues = actions[scene]
+            let cues = visit?.actions ?? actions[scene]
+            visit = nil
             // The first action at or after the start frame (action frames grow with scene time).
             var low = 0, high = cues.count
             while low < high {

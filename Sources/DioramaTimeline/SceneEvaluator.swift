@@ -13,7 +13,7 @@ import Foundation
 /// ```
 public struct SceneEvaluator: Sendable {
     public let document: Document
-    private let plans: [ScenePlan]
+    private var plans: [ScenePlan]
 
     public init(document: Document) {
         self.document = document
@@ -37,6 +37,17 @@ public struct SceneEvaluator: Sendable {
                             background: document.canvas.background, nodes: [])
         }
         return Self.evaluate(plans[scene], document: document, at: time, language: language, includeParticles: includeParticles)
+    }
+
+    /// This evaluator with the scene at `scene` planned with `taps` (node id -> scene seconds, as `Scene.taps`
+    /// takes them): what the player draws once a node of the scene is tapped. Other scenes keep their plans.
+    public func tapping(scene: Int, taps: [String: Rational]) -> SceneEvaluator {
+        guard plans.indices.contains(scene) else { return self }
+        var copy = self
+        var tapped = document.scenes[scene]
+        tapped.taps = taps
+        copy.plans[scene] = ScenePlan(scene: tapped, canvas: document.canvas)
+        return copy
     }
 
     private static func evaluate(_ plan: ScenePlan, document: Document, at time: Double, language: String?,

@@ -158,6 +158,8 @@ extension TimelineReport {
             text = "\(node).\(animation) \(name) #\(iteration)"
         case .marker(let name, _):
             text = "marker \(name)"
+        case .tap(let node, let time):
+            text = "tap \(node) at \(seconds(time))"
         }
         if offset != .zero { text += " \(offset > .zero ? "+" : "")\(seconds(offset)) s" }
         return text

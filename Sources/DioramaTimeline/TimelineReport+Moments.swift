@@ -44,7 +44,8 @@ extension TimelineReport {
                 }
             }
             collect(scene.nodes)
-            for (start, delay) in zip(SceneTiming(scene: scene).starts, delays) where start.after != nil {
+            for (start, delay) in zip(SceneTiming(scene: scene).starts, delays) where start.after != nil && !start.waitsForTap {
+                // An animation waiting for a tap that does not happen in this run never starts: it has no row.
                 let time = sceneStart + start.time
                 starts.append(PlacedStart(scene: index, sceneID: scene.id, start: start, delay: delay, absoluteTime: time,
                                           sampleIndex: CueSchedule.sample(time * rate)))
@@ -64,6 +65,8 @@ extension TimelineReport {
             if case .keyframe(let index) = event { text += " \(index)" }
         case .marker(let name)?:
             text = "marker \(name)"
+        case .tap(let node)?:
+            text = "tap \(node)"
         case nil:
             text = "the scene's start"
         }
@@ -131,6 +134,8 @@ extension TimelineReport {
                     if case .keyframe(let index) = event { after.append(("keyframe", "\(index)")) }
                 case .marker(let name)?:
                     after = [("kind", Self.quoted("marker")), ("marker", Self.quoted(name))]
+                case .tap(let node)?:
+                    after = [("kind", Self.quoted("tap")), ("tap", Self.quoted(node))]
                 case nil:
                     break
                 }

@@ -87,6 +87,8 @@ public struct TimelineReport: Sendable {
             return fields
         case .marker(let name, let time):
             return [("kind", quoted("marker")), ("marker", quoted(name)), ("at", quoted(seconds(time)))]
+        case .tap(let node, let time):
+            return [("kind", quoted("tap")), ("tap", quoted(node)), ("at", quoted(seconds(time)))]
         }
     }
 

@@ -63,6 +63,9 @@ struct Render: AsyncParsableCommand {
     @Flag(help: "Write only the --audio file, no frames.")
     var audioOnly = false
 
+    @Option(name: .customLong("tap"), help: ArgumentHelp(TapOption.help, valueName: "NODE@SECONDS"))
+    var taps: [String] = []
+
     /// The offline mix's rate: the rate `diorama timeline` lists sample indexes at.
     static let audioSampleRate = 48_000
 
@@ -117,7 +120,10 @@ struct Render: AsyncParsableCommand {
                                       hint: "e.g. --out frames, or --audio-only --audio mix.wav for the sound alone")
         }
 
-        let loaded = try loadDocumentOrExit(file)
+        let original = try loadDocumentOrExit(file)
+        let loaded = LoadedDocument(document: try TapOption.apply(taps, to: original.document), path: original.path,
+                                    baseDirectory: original.baseDirectory, warnings: original.warnings,
+                                    mediaReferences: original.mediaReferences)
         let document = loaded.document
         guard !document.scenes.isEmpty else { throw RenderArgumentError("\(file) has no scenes to render") }
 

@@ -31,7 +31,8 @@ final class PlayerHarness {
          settingsPath: String? = nil, latency: Int64 = 0,
          renderer: any SnapshotRendering = FlatRenderer(), windowRenderer: WindowRenderer = .auto,
          load: ((String) -> Result<LoadedPlaylist, PlaylistLoadFailure>)? = nil,
-         audioOpened: @escaping (LoadedPlaylist) -> [String] = { _ in [] }) throws {
+         audioOpened: @escaping (LoadedPlaylist) -> [String] = { _ in [] },
+         scenes: any SceneSource = ClockSceneSource()) throws {
         let temporary = try TemporaryFolder()
         let settingsPath = settingsPath ?? temporary.path("diorama/settings.json")
         let clock = TestClock()
@@ -46,7 +47,7 @@ final class PlayerHarness {
         options.vsync = false
         let dependencies = PlayerDependencies(
             load: load ?? { _ in .success(LoadedPlaylist(document: PlayerFixtures.story(), baseDirectory: "/", watchedPaths: [])) },
-            scenes: ClockSceneSource(),
+            scenes: scenes,
             renderer: renderer,
             audio: { playlist in
                 let notes = audioOpened(playlist)

@@ -62,6 +62,7 @@ extension DocumentDecoder {
         let content = decodeContent(type: type, fields: fields, what: what, depth: depth, style: &style, scope: &scope)
         let zIndex = number(fields, "zIndex", default: 0, range: .any, what: what) ?? 0
         let frame = fields["frame"].flatMap { rect($0.value, path: fields.path("frame"), what: "a frame") }
+        let tap = decodeTap(fields, id: id, what: what)
 
         var animations: [Animation] = []
         var brokenAnimations: Set<String> = []
@@ -78,8 +79,9 @@ extension DocumentDecoder {
             advice(value.offset, path, "this \(type) has neither a fill nor a stroke, so it draws nothing",
                     hint: "add \"fill\": \"#ffffff\" or a \"stroke\"")
         }
-        guard let content else { return nil }
-        let node = Node(id: id, content: content, style: style, animations: animations, zIndex: zIndex, frame: frame)
+        guard let content, let tap else { return nil }
+        var node = Node(id: id, content: content, style: style, animations: animations, zIndex: zIndex, frame: frame)
+        node.tap = tap
         if let id { scope.nodes[id] = node }
         return node
     }

@@ -107,6 +107,7 @@ extension DocumentDecoder {
         }
         guard let fields = object(value, path: path, what: what, keys: DocumentKeys.after) else { return nil }
         let animationKeys = ["node", "animation", "on"]
+        if let tap = fields["tap"] { return tapAnchor(fields, member: tap, value: value, path: path) }
         if let marker = fields["marker"] {
             if let other = fields.members.first(where: { animationKeys.contains($0.key) }) {
                 error(other.keyOffset, fields.path(other.key),
@@ -171,6 +172,13 @@ extension DocumentDecoder {
                 if let target = dependency(source, node: nodeID, animation: animationID, event: event, byName: byName,
                                            entries: entries, scope: scope) {
                     items[index].dependency = .animation(target, event)
+                } else {
+                    markBroken(index)
+                }
+            case .tap(let name):
+                // Checked with the node's own tap, when it taps itself; without one the animation waits.
+                if let node = tappableNode(name, offset: source.nameOffset, path: JSONPath.appending(key: "tap", to: source.path), scope: scope) {
+                    items[index].dependency = .tap(node.tap?.auto)
                 } else {
                     markBroken(index)
                 }

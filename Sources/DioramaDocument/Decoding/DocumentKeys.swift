@@ -8,12 +8,15 @@ enum DocumentKeys {
     static let scene = ["id", "title", "duration", "background", "ambience", "cues", "nodes", "markers"]
     static let ambience = ["sound", "gain", "fadeIn", "fadeOut", "start"]
     static let cue = ["sound", "at", "node", "animation", "on", "offset", "gain", "pan", "marker", "id", "loop", "until", "fadeOut", "duck", "stop"]
+        + ["tap"]
+    /// A node's `"tap"`.
+    static let tap = ["auto"]
     static let cueKeyframeEvent = ["keyframe"]
     static let component = ["parameters", "node"]
     static let componentParameter = ["type", "default"]
     static let parameterReference = ["param"]
     /// What a cue names its moment with; an `until` or a `start` object takes the same keys, plus `offset`.
-    static let trigger = ["at", "node", "animation", "on", "marker"]
+    static let trigger = ["at", "node", "animation", "on", "marker"] + ["tap"]
     static let moment = trigger + ["offset"]
     /// A stop cue: which cue, when, and how fast.
     static let stopCue = ["stop"] + moment + ["fadeOut"]
@@ -23,6 +26,7 @@ enum DocumentKeys {
     static let nodeCommon = ["type", "id", "offset", "rotation", "anchor", "scale", "scaleAnchor", "opacity",
                              "hueRotation", "blur", "shadow", "mask", "zIndex", "frame", "animations"]
         + ["clipShape", "anchorPoint", "scaleAnchorPoint"]
+        + ["tap"]
     /// Keys of nodes that draw an outline: rect, circle, ellipse, polygon, path, wave, line.
     static let shapeStyle = ["fill", "stroke", "trim"]
 
@@ -75,7 +79,7 @@ enum DocumentKeys {
     static let animation = ["id", "property", "from", "to", "curve", "duration", "delay", "speed", "repeat",
                             "autoreverses", "keyframes", "after"]
     /// What an animation starts after: one kind of moment per object, named by its keys.
-    static let after = ["node", "animation", "on", "marker"]
+    static let after = ["node", "animation", "on", "marker"] + ["tap"]
     static let keyframe = ["time", "value", "curve", "hold"]
     static let curveKinds = ["cubicBezier", "spring", "interpolatingSpring"]
     static let spring = ["response", "dampingFraction"]

@@ -12,6 +12,9 @@ public struct PlaylistPosition: Sendable, Equatable {
     public var isPaused: Bool
     /// True after the last scene when the playlist does not wrap (`--once`).
     public var hasEnded: Bool
+    /// The taps of this visit of the scene (node id -> scene seconds), as `Scene.taps` takes them; empty when
+    /// none of its nodes was tapped (their `auto` taps apply).
+    public var taps: [String: Rational] = [:]
 
     public init(sceneIndex: Int, sceneFrame: Double, isPaused: Bool = false, hasEnded: Bool = false) {
         self.sceneIndex = sceneIndex
@@ -175,7 +178,9 @@ public final class PlaylistPlayback {
         }
         let index = stage.sceneIndexes.indices.contains(here.scene)
             ? stage.sceneIndexes[here.scene] : min(here.scene, document.scenes.count - 1)
-        return PlaylistPosition(sceneIndex: index, sceneFrame: min(sceneFrame, durationFrames(index)), isPaused: here.isPaused)
+        var position = PlaylistPosition(sceneIndex: index, sceneFrame: min(sceneFrame, durationFrames(index)), isPaused: here.isPaused)
+        position.taps = stage.sequencer.taps(at: whole)
+        return position
     }
 
     /// The scene's length in frames (fractional).
@@ -291,6 +296,11 @@ public final class PlaylistPlayback {
 
     /// Continues from where `pause` froze, in step with the sound.
     public func resume() { perform { $0.resume(at: $1) } }
+
+    /// Taps the tappable node `node` of the scene at the frame commands act on: what starts after its tap starts
+    /// from there (its sound on that frame plus its offset), what its `auto` tap had announced is revoked, and the
+    /// picture shows it once that frame is heard. Only the first tap of a visit of the scene counts.
+    public func tap(_ node: String) { perform { $0.tap(node, at: $1) } }
 
     public func togglePause() {
         if isPausedForCommands { resume() } else { pause() }

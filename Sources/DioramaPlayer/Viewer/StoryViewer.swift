@@ -99,6 +99,18 @@ public struct StoryViewer: Sendable, Equatable {
         return intents
     }
 
+    /// Whether releasing the pointer at `point` would be a click (a press that neither dragged nor held), which a
+    /// tappable node under it takes before paging does.
+    public func releaseIsClick(at point: Point) -> Bool {
+        guard case .press(let start, _, _, let dragging, let holding) = gesture else { return false }
+        return !dragging && !holding && abs(point.x - start.x) < dragThreshold
+    }
+
+    /// Ends the press without paging: the player used its click to tap a node.
+    public mutating func cancelPress() {
+        gesture = nil
+    }
+
     private mutating func release(at point: Point, time: Double, context: ViewerContext) -> [ViewerIntent] {
         defer { gesture = nil }
         switch gesture {
