@@ -54,14 +54,36 @@ import Testing
     @Test(arguments: expected.keys.sorted())
     func eachCueSoundsFromItsSample(sceneID: String) throws {
         let loaded = try Self.load()
-        let audio = PlaylistAudio(document: loaded.document, directory: loaded.baseDirectory)
+        try Self.expectEachCueSoundsFromItsSample(loaded.document, directory: loaded.baseDirectory, sceneID: sceneID)
+    }
+
+    /// Someone presses the record player's start button at 1.3 s instead of waiting for it to start by itself
+    /// (at 2.8 s): the click at once, the arm 0.6 s later landing 2.2 s after that (4.1 s) with the surface noise,
+    /// the music 0.6 s after the landing (4.7 s), each on its exact sample.
+    @Test func aTapOnTheRecordPlayersButtonStartsItsSoundsFromTheTap() throws {
+        let loaded = try Self.load()
+        var document = loaded.document
+        let index = try #require(document.scenes.firstIndex { $0.id == "record-player" })
+        document.scenes[index].taps = ["button": Rational(decimalLiteral: "1.3")!]
+        let schedule = CueSchedule(document: document, sampleRate: 48_000)
+        let span = schedule.scenes[index]
+        let firings = schedule.cues.filter { $0.firing.sceneID == "record-player" }
+        let wanted = [("1.3", "click"), ("4.1", "crackle"), ("4.7", "music")].map { (Rational(decimalLiteral: $0.0)!, $0.1) }
+        #expect(firings.map(\.firing.sceneTime) == wanted.map(\.0))
+        #expect(firings.map(\.firing.sound) == wanted.map(\.1))
+        #expect(firings.map(\.sampleIndex) == wanted.map { time, _ in Int64(((span.start + time) * Rational(48_000)).doubleValue) })
+        try Self.expectEachCueSoundsFromItsSample(document, directory: loaded.baseDirectory, sceneID: "record-player")
+    }
+
+    static func expectEachCueSoundsFromItsSample(_ document: Document, directory: String, sceneID: String) throws {
+        let audio = PlaylistAudio(document: document, directory: directory)
         #expect(audio.warnings.isEmpty)
-        let schedule = CueSchedule(document: loaded.document, sampleRate: 48_000)
+        let schedule = CueSchedule(document: document, sampleRate: 48_000)
         let plan = audio.plan(schedule)
         for cue in schedule.cues where cue.firing.sceneID == sceneID {
             // The same playlist without this one firing: its cue's other firings (a bell rings on every swing) stay,
             // as plain cues at their times.
-            var withoutCue = loaded.document
+            var withoutCue = document
             withoutCue.scenes[cue.firing.scene].cues.remove(at: cue.firing.cue)
             for other in schedule.cues where other.firing.scene == cue.firing.scene && other.firing.cue == cue.firing.cue && other != cue {
                 withoutCue.scenes[cue.firing.scene].cues.append(
