@@ -13,7 +13,7 @@ extension TimelineReport {
         if let id = firing.id { fields.append(("id", Self.quoted(id))) }
         if firing.loops { fields.append(("loop", "true")) }
         if let end = end(of: cue) {
-            fields += [("end", Self.quoted(Self.seconds(end.time))), ("endExact", Self.quoted(end.time.description)),
+            fields += [("end", Self.seconds(end.time)), ("endExact", Self.quoted(end.time.description)),
                        ("endSample", "\(end.sample)"), ("endsBy", Self.quoted(end.by))]
             if let stopCue = end.stopCue { fields.append(("stopCue", "\(stopCue)")) }
             fields.append(("fadeOut", Self.number(end.fadeOut)))
@@ -33,12 +33,12 @@ extension TimelineReport {
             out += schedule.stops.map { scheduled in
                 let stop = scheduled.stop
                 var fields = [
-                    ("time", Self.quoted(Self.seconds(scheduled.absoluteTime))),
+                    ("time", Self.seconds(scheduled.absoluteTime)),
                     ("timeExact", Self.quoted(scheduled.absoluteTime.description)),
                     ("sample", "\(scheduled.sampleIndex)"),
                     ("scene", "\(stop.scene)"),
                     ("sceneId", Self.quoted(stop.sceneID)),
-                    ("sceneTime", Self.quoted(Self.seconds(stop.sceneTime))),
+                    ("sceneTime", Self.seconds(stop.sceneTime)),
                     ("sceneTimeExact", Self.quoted(stop.sceneTime.description)),
                     ("cue", "\(stop.cue)"),
                 ]
@@ -47,7 +47,7 @@ extension TimelineReport {
                 case .until: fields.append(("by", Self.quoted("until")))
                 case .stopCue(let index): fields += [("by", Self.quoted("stop")), ("stopCue", "\(index)")]
                 }
-                fields += [("fadeOut", Self.number(stop.fadeOut)), ("offset", Self.quoted(Self.seconds(stop.offset))),
+                fields += [("fadeOut", Self.number(stop.fadeOut)), ("offset", Self.seconds(stop.offset)),
                            ("trigger", "{" + Self.fields(Self.triggerFields(stop.trigger)) + "}")]
                 return "\n    {" + Self.fields(fields) + "}"
             }.joined(separator: ",")
@@ -58,16 +58,16 @@ extension TimelineReport {
             out += schedule.ambienceStarts.map { scheduled in
                 let start = scheduled.start
                 return "\n    {" + Self.fields([
-                    ("time", Self.quoted(Self.seconds(scheduled.absoluteTime))),
+                    ("time", Self.seconds(scheduled.absoluteTime)),
                     ("timeExact", Self.quoted(scheduled.absoluteTime.description)),
                     ("sample", "\(scheduled.sampleIndex)"),
                     ("scene", "\(start.scene)"),
                     ("sceneId", Self.quoted(start.sceneID)),
-                    ("sceneTime", Self.quoted(Self.seconds(start.sceneTime))),
+                    ("sceneTime", Self.seconds(start.sceneTime)),
                     ("sceneTimeExact", Self.quoted(start.sceneTime.description)),
                     ("ambience", "\(start.ambience)"),
                     ("sound", Self.quoted(start.sound)),
-                    ("offset", Self.quoted(Self.seconds(start.offset))),
+                    ("offset", Self.seconds(start.offset)),
                     ("trigger", "{" + Self.fields(Self.triggerFields(start.trigger)) + "}"),
                 ]) + "}"
             }.joined(separator: ",")

@@ -109,9 +109,9 @@ extension TimelineReport {
     /// `ambienceStarts`), so a file without them keeps its exact output.
     func momentsSections() -> String {
         func placement(_ time: Rational, _ sample: Int64, _ scene: Int, _ sceneID: String, _ sceneTime: Rational) -> [(String, String)] {
-            [("time", Self.quoted(Self.seconds(time))), ("timeExact", Self.quoted(time.description)), ("sample", "\(sample)"),
+            [("time", Self.seconds(time)), ("timeExact", Self.quoted(time.description)), ("sample", "\(sample)"),
              ("scene", "\(scene)"), ("sceneId", Self.quoted(sceneID)),
-             ("sceneTime", Self.quoted(Self.seconds(sceneTime))), ("sceneTimeExact", Self.quoted(sceneTime.description))]
+             ("sceneTime", Self.seconds(sceneTime)), ("sceneTimeExact", Self.quoted(sceneTime.description))]
         }
         func optional(_ text: String?) -> String { text.map(Self.quoted) ?? "null" }
         var out = ""
@@ -141,7 +141,7 @@ extension TimelineReport {
                 }
                 return "\n    {" + Self.fields(placement(placed.absoluteTime, placed.sampleIndex, placed.scene, placed.sceneID, placed.start.time) + [
                     ("node", optional(placed.start.node)), ("animation", optional(placed.start.animation)),
-                    ("path", Self.quoted(placed.start.path)), ("delay", Self.quoted(Self.seconds(placed.delay))),
+                    ("path", Self.quoted(placed.start.path)), ("delay", Self.seconds(placed.delay)),
                     ("after", "{" + Self.fields(after) + "}"),
                 ]) + "}"
             }.joined(separator: ",")

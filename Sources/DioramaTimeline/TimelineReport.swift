@@ -24,12 +24,12 @@ public struct TimelineReport: Sendable {
     // MARK: - JSON
 
     /// One JSON object `{ "sampleRate", "duration", "samples", "scenes": [...], "cues": [...] }`, keys in a fixed
-    /// order, one scene or cue per line. Times are decimal strings (see docs/TIMELINE.md) with an exact twin.
+    /// order, one scene or cue per line. Times are numbers of seconds (see docs/TIMELINE.md), with an exact twin.
     public func json() -> String {
         var out = "{\n"
-        out += "  \"format\": \"diorama-timeline/1\",\n"
+        out += "  \"format\": \"diorama-timeline/2\",\n"
         out += "  \"sampleRate\": \(schedule.sampleRate),\n"
-        out += "  \"duration\": \(Self.quoted(Self.seconds(schedule.totalDuration))),\n"
+        out += "  \"duration\": \(Self.seconds(schedule.totalDuration)),\n"
         out += "  \"durationExact\": \(Self.quoted(schedule.totalDuration.description)),\n"
         out += "  \"samples\": \(CueSchedule.sample(schedule.totalDuration * Rational(schedule.sampleRate))),\n"
         out += "  \"scenes\": ["
@@ -39,9 +39,9 @@ public struct TimelineReport: Sendable {
                 ("index", "\(span.index)"),
                 ("id", Self.quoted(span.id)),
                 ("title", Self.quoted(titles[span.index])),
-                ("start", Self.quoted(Self.seconds(span.start))),
+                ("start", Self.seconds(span.start)),
                 ("startExact", Self.quoted(span.start.description)),
-                ("duration", Self.quoted(Self.seconds(span.duration))),
+                ("duration", Self.seconds(span.duration)),
                 ("durationExact", Self.quoted(span.duration.description)),
                 ("startSample", "\(span.startSample)"),
                 ("endSample", "\(span.endSample)"),
@@ -53,18 +53,18 @@ public struct TimelineReport: Sendable {
         out += schedule.cues.map { cue in
             let f = cue.firing
             return "\n    {" + Self.fields([
-                ("time", Self.quoted(Self.seconds(cue.absoluteTime))),
+                ("time", Self.seconds(cue.absoluteTime)),
                 ("timeExact", Self.quoted(cue.absoluteTime.description)),
                 ("sample", "\(cue.sampleIndex)"),
                 ("scene", "\(f.scene)"),
                 ("sceneId", Self.quoted(f.sceneID)),
-                ("sceneTime", Self.quoted(Self.seconds(f.sceneTime))),
+                ("sceneTime", Self.seconds(f.sceneTime)),
                 ("sceneTimeExact", Self.quoted(f.sceneTime.description)),
                 ("cue", "\(f.cue)"),
                 ("sound", Self.quoted(f.sound)),
                 ("gain", Self.number(f.gain)),
                 ("pan", Self.number(f.pan)),
-                ("offset", Self.quoted(Self.seconds(f.offset))),
+                ("offset", Self.seconds(f.offset)),
                 ("trigger", "{" + Self.fields(Self.triggerFields(f.trigger)) + "}"),
             ] + lastingFields(cue)) + "}"
         }.joined(separator: ",")
@@ -78,7 +78,7 @@ public struct TimelineReport: Sendable {
     static func triggerFields(_ trigger: CueFiring.Trigger) -> [(String, String)] {
         switch trigger {
         case .at(let time):
-            return [("kind", quoted("at")), ("at", quoted(seconds(time)))]
+            return [("kind", quoted("at")), ("at", seconds(time))]
         case .animation(let node, let animation, let event, let iteration):
             var fields = [("kind", quoted("animation")), ("node", quoted(node)), ("animation", quoted(animation)),
                           ("on", quoted(eventName(event)))]
@@ -86,9 +86,9 @@ public struct TimelineReport: Sendable {
             fields.append(("iteration", "\(iteration)"))
             return fields
         case .marker(let name, let time):
-            return [("kind", quoted("marker")), ("marker", quoted(name)), ("at", quoted(seconds(time)))]
+            return [("kind", quoted("marker")), ("marker", quoted(name)), ("at", seconds(time))]
         case .tap(let node, let time):
-            return [("kind", quoted("tap")), ("tap", quoted(node)), ("at", quoted(seconds(time)))]
+            return [("kind", quoted("tap")), ("tap", quoted(node)), ("at", seconds(time))]
         }
     }
 

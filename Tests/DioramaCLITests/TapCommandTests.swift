@@ -61,7 +61,7 @@ import Testing
         let auto = try DioramaCommand.run(["timeline", "scenes.json", "--json"], in: directory)
         #expect(auto.status == 0)
         #expect(auto.standardOutput.contains("\"sample\": 252000"))
-        #expect(auto.standardOutput.contains("\"kind\": \"tap\", \"tap\": \"button\", \"at\": \"3\""))
+        #expect(auto.standardOutput.contains("\"kind\": \"tap\", \"tap\": \"button\", \"at\": 3"))
         let tapped = try DioramaCommand.run(["timeline", "scenes.json", "--tap", "button@0.5"], in: directory)
         #expect(tapped.status == 0)
         #expect(tapped.standardOutput.contains("132000  music  tap button at 0.5 +1.25 s"))

@@ -124,23 +124,23 @@ import Testing
 
         let json = try #require(try JSONSerialization.jsonObject(with: Data(report.json().utf8)) as? [String: Any])
         // Added keys only: the format stays.
-        #expect(json["format"] as? String == "diorama-timeline/1")
+        #expect(json["format"] as? String == "diorama-timeline/2")
         let markers = try #require(json["markers"] as? [[String: Any]])
         #expect(markers.count == 1)
         #expect(markers[0]["name"] as? String == "gate" && markers[0]["sceneTimeExact"] as? String == "7/10"
-                && markers[0]["time"] as? String == "2.2" && markers[0]["sample"] as? Int == 105_600 && markers[0]["scene"] as? Int == 1)
+                && markers[0]["time"] as? Double == 2.2 && markers[0]["sample"] as? Int == 105_600 && markers[0]["scene"] as? Int == 1)
         let starts = try #require(json["relativeStarts"] as? [[String: Any]])
         #expect(starts.count == 2)
         let swing = starts[1]
         #expect(Set(swing.keys) == ["time", "timeExact", "sample", "scene", "sceneId", "sceneTime", "sceneTimeExact",
                                     "node", "animation", "path", "delay", "after"])
         #expect(swing["node"] as? String == "arm" && swing["animation"] as? String == "swing" && swing["path"] as? String == "nodes[0].animations[1]")
-        #expect(swing["sceneTime"] as? String == "2.55" && swing["sceneTimeExact"] as? String == "51/20" && swing["delay"] as? String == "0.35")
+        #expect(swing["sceneTime"] as? Double == 2.55 && swing["sceneTimeExact"] as? String == "51/20" && swing["delay"] as? Double == 0.35)
         let after = try #require(swing["after"] as? [String: Any])
         #expect(after["kind"] as? String == "animation" && after["node"] as? String == "gate" && after["on"] as? String == "end")
         let cues = try #require(json["cues"] as? [[String: Any]])
         let markerTrigger = try #require(cues.first { $0["cue"] as? Int == 1 }?["trigger"] as? [String: Any])
-        #expect(markerTrigger["kind"] as? String == "marker" && markerTrigger["marker"] as? String == "gate" && markerTrigger["at"] as? String == "0.7")
+        #expect(markerTrigger["kind"] as? String == "marker" && markerTrigger["marker"] as? String == "gate" && markerTrigger["at"] as? Double == 0.7)
     }
 
     @Test func aFileWithoutRelativeTimingReportsNoMomentsAndTheSameText() throws {

@@ -21,9 +21,9 @@ private typealias F = TimelineFixtures
     @Test func jsonIsOneObjectWithTheDocumentedKeys() throws {
         let report = TimelineReport(document: document, sampleRate: 44_100, language: "ja")
         let json = try parsed(report)
-        #expect(json["format"] as? String == "diorama-timeline/1")
+        #expect(json["format"] as? String == "diorama-timeline/2")
         #expect(json["sampleRate"] as? Int == 44_100)
-        #expect(json["duration"] as? String == "5.5" && json["durationExact"] as? String == "11/2")
+        #expect(json["duration"] as? Double == 5.5 && json["durationExact"] as? String == "11/2")
         #expect(json["samples"] as? Int == 242_550)
         let scenes = try #require(json["scenes"] as? [[String: Any]])
         #expect(scenes.count == 2)
@@ -36,12 +36,12 @@ private typealias F = TimelineFixtures
         let last = try #require(cues.last)
         #expect(Set(last.keys) == ["time", "timeExact", "sample", "scene", "sceneId", "sceneTime", "sceneTimeExact", "cue",
                                    "sound", "gain", "pan", "offset", "trigger"])
-        #expect(last["time"] as? String == "5.25" && last["timeExact"] as? String == "21/4")
+        #expect(last["time"] as? Double == 5.25 && last["timeExact"] as? String == "21/4")
         #expect(last["sample"] as? Int == 231_525)
-        #expect(last["sceneTime"] as? String == "1.25" && last["offset"] as? String == "0.25")
+        #expect(last["sceneTime"] as? Double == 1.25 && last["offset"] as? Double == 0.25)
         #expect(last["gain"] as? Double == 0.5 && last["pan"] as? Int == 1)
         let trigger = try #require(last["trigger"] as? [String: Any])
-        #expect(trigger["kind"] as? String == "at" && trigger["at"] as? String == "1")
+        #expect(trigger["kind"] as? String == "at" && trigger["at"] as? Double == 1)
     }
 
     @Test func animationTriggersNameTheirEventAsTheFileDoes() throws {
@@ -49,7 +49,7 @@ private typealias F = TimelineFixtures
         let bell = try #require(cues.first { $0["sound"] as? String == "bell" }?["trigger"] as? [String: Any])
         #expect(bell["kind"] as? String == "animation" && bell["node"] as? String == "buoy" && bell["animation"] as? String == "bob")
         #expect(bell["on"] as? String == "to" && bell["iteration"] as? Int == 0)
-        #expect(cues.map { $0["time"] as? String ?? "" } == TimelineReport(document: document, sampleRate: 48_000).schedule.cues.map { $0.absoluteTime.decimalString() })
+        #expect(cues.map { $0["time"] as? Double } == TimelineReport(document: document, sampleRate: 48_000).schedule.cues.map { Double($0.absoluteTime.decimalString()) })
     }
 
     @Test func keyframeTriggersCarryTheirIndex() {
