@@ -24,9 +24,16 @@ struct Timeline: AsyncParsableCommand {
             --json prints one object { "sampleRate", "scenes": [...], "cues": [...], "markers": [...], \
             "relativeStarts": [...] }: the stable contract described in docs/TIMELINE.md.
 
+            --picture FILE.png (or .svg) draws the schedule instead: a lane per scene along playlist time, each \
+            named animation's iterations as bars with its keyframes as ticks, the cue firings as marks labelled \
+            with their sound, and the offline mix's waveform underneath on the same axis. --scene (times are then \
+            scene seconds) and --from/--to zoom in; an existing file is replaced only with --force.
+
             Example:
               $ diorama timeline scenes.json
               $ diorama timeline scenes.json --json --rate 44100 > schedule.json
+              $ diorama timeline scenes.json --picture timeline.png
+              $ diorama timeline --picture ocean.svg --scene ocean --from 2 --to 8
             """
     )
 
@@ -45,10 +52,33 @@ struct Timeline: AsyncParsableCommand {
     @Option(name: .customLong("tap"), help: ArgumentHelp(TapOption.help, valueName: "NODE@SECONDS"))
     var taps: [String] = []
 
+    @Option(help: ArgumentHelp("Draw the schedule as a picture instead (.png or .svg).", valueName: "FILE"))
+    var picture: String?
+
+    @Option(help: "With --picture: only the scene with this id; times are then scene seconds.")
+    var scene: String?
+
+    @Option(help: "With --picture: start time in seconds (default: the start).")
+    var from: String?
+
+    @Option(help: "With --picture: end time in seconds (default: the end of the playlist or scene).")
+    var to: String?
+
+    @Option(help: "With --picture: its width in pixels (640 to 8000).")
+    var width: Int = 1600
+
+    @Flag(help: "With --picture: replace a file that exists.")
+    var force = false
+
     func validate() throws {
         guard (1...768_000).contains(rate) else {
             throw ValidationError("--rate must be between 1 and 768000 samples per second, not \(rate)")
         }
+        if picture == nil, scene != nil || from != nil || to != nil || force {
+            throw ValidationError("--scene, --from, --to and --force go with --picture FILE")
+        }
+        if picture != nil, json { throw ValidationError("--picture draws the schedule; --json prints it: give one") }
+        guard (640...8000).contains(width) else { throw ValidationError("--width must be 640 to 8000 pixels, not \(width)") }
     }
 
     func run() async throws {
@@ -59,6 +89,10 @@ struct Timeline: AsyncParsableCommand {
         } catch {
             FileHandle.standardError.write(Data((error.description + "\n").utf8))
             throw ExitCode(2)
+        }
+        if let picture {
+            try drawPicture(picture, document: document, directory: loaded.baseDirectory)
+            return
         }
         let report = TimelineReport(document: document, sampleRate: rate, language: lang)
         print(json ? report.json() : report.text(file: file), terminator: "")

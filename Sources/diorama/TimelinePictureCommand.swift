@@ -1,0 +1,72 @@
+import ArgumentParser
+import DioramaAudio
+import DioramaDocument
+import DioramaRender
+import DioramaTimeline
+import Foundation
+
+extension Timeline {
+    /// `--picture`: the chart of the span asked for, with the offline mix's envelope underneath.
+    func drawPicture(_ path: String, document: Document, directory: String) throws {
+        do {
+            let url = URL(fileURLWithPath: path)
+            guard let format = TimelinePicture.Format(rawValue: url.pathExtension.lowercased()) else {
+                throw RenderArgumentError("--picture \(path): give a .png or .svg file", hint: "e.g. --picture timeline.png")
+            }
+            if !force, FileManager.default.fileExists(atPath: path) {
+                throw RenderArgumentError("\(path) already exists and was left as it is", hint: "give --force to replace it")
+            }
+            let schedule = CueSchedule(document: document, sampleRate: Render.audioSampleRate)
+            // The span in playlist seconds: the playlist, or one scene with times in its own seconds.
+            var origin = Rational.zero, end = schedule.totalDuration
+            if let scene {
+                guard let span = schedule.scenes.first(where: { $0.id == scene }) else {
+                    throw RenderArgumentError("no scene \"\(scene)\" in \(file)",
+                                              hint: "the scenes are \(schedule.scenes.map(\.id).joined(separator: ", "))")
+                }
+                (origin, end) = (span.start, span.start + span.duration)
+            }
+            let start = try origin + (from.map { try Render.parseTime($0, option: "--from") } ?? .zero)
+            let stop = try to.map { try origin + Render.parseTime($0, option: "--to") } ?? end
+            guard start < stop, start < end else {
+                throw RenderArgumentError("--from must come before --to, inside \(scene.map { "the scene \"\($0)\"" } ?? "the playlist") (0 to \((end - origin).decimalDescription) s)")
+            }
+            let chart = TimelineChart(document: document, schedule: schedule, language: lang,
+                                      scenes: scene.map { [$0] }, from: start.doubleValue, to: min(stop, end).doubleValue)
+            let picture = TimelinePicture(chart: chart, width: width)
+            let waveform = mixEnvelope(document: document, directory: directory, schedule: schedule,
+                                       from: start, to: min(stop, end), columns: picture.plotColumns)
+            let title = (file as NSString).lastPathComponent + (scene.map { " · \($0)" } ?? "")
+            try picture.write(to: url, format: format, title: title, waveform: waveform, replacing: force)
+            print("wrote the timeline picture (\(picture.width)x\(picture.height)) to \(path)")
+        } catch let problem as RenderArgumentError {
+            FileHandle.standardError.write(Data((problem.description + "\n").utf8))
+            throw ExitCode(2)
+        } catch let failure as RenderError {
+            FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    /// The offline mix of playlist seconds `from ..< to`, as the lowest and highest mono sample per column.
+    private func mixEnvelope(document: Document, directory: String, schedule: CueSchedule, from: Rational, to: Rational,
+                             columns: Int) -> TimelinePicture.Waveform {
+        let audio = PlaylistAudio(document: document, directory: directory, sampleRate: schedule.sampleRate)
+        for warning in audio.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        let rate = Rational(schedule.sampleRate)
+        let span = Int64((from * rate).ceiling)..<Int64((to * rate).ceiling)
+        let mix = OfflineAudio.mix(plan: audio.plan(schedule), sounds: audio.bank.sounds, span: span)
+        let frames = mix.count / 2
+        guard frames > 0, columns > 0 else { return [] }
+        return (0..<columns).map { column in
+            let first = column * frames / columns, last = max((column + 1) * frames / columns, first + 1)
+            var low: Float = 0, high: Float = 0
+            for frame in first..<min(last, frames) {
+                let mono = (mix[2 * frame] + mix[2 * frame + 1]) / 2
+                low = min(low, mono)
+                high = max(high, mono)
+            }
+            return (low, high)
+        }
+    }
+}
