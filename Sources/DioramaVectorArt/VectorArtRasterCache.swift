@@ -38,7 +38,13 @@ public final class VectorArtRasterCache {
     public private(set) var hits = 0
     public private(set) var misses = 0
 
-    private var entries: [Key: (surface: OpaquePointer, lastUse: Int)] = [:]
+    /// A cached picture and the pixels of it that hold ink (any alpha), which is all that needs painting.
+    public struct Raster {
+        public let surface: OpaquePointer
+        public let ink: (x: Int, y: Int, width: Int, height: Int)
+    }
+
+    private var entries: [Key: (raster: Raster, lastUse: Int)] = [:]
     private var clock = 0
 
     public init(capacity: Int = 64 * 1024 * 1024) {
@@ -46,7 +52,7 @@ public final class VectorArtRasterCache {
     }
 
     deinit {
-        for entry in entries.values { cairo_surface_destroy(entry.surface) }
+        for entry in entries.values { cairo_surface_destroy(entry.raster.surface) }
     }
 
     public var count: Int { entries.count }
@@ -55,18 +61,18 @@ public final class VectorArtRasterCache {
 
     /// The picture for `key`, drawn by `draw` (onto a transparent ARGB32 surface of the key's pixel size,
     /// already scaled to points) when it is not cached. Nil when the picture would not fit in the cache at all.
-    public func surface(for key: Key, draw: (_ cr: OpaquePointer) -> Void) -> OpaquePointer? {
+    public func raster(for key: Key, draw: (_ cr: OpaquePointer) -> Void) -> Raster? {
         clock += 1
         if let entry = entries[key] {
             hits += 1
-            entries[key] = (entry.surface, clock)
-            return entry.surface
+            entries[key] = (entry.raster, clock)
+            return entry.raster
         }
         let (width, height) = (key.pixelWidth, key.pixelHeight)
         guard width > 0, height > 0, width <= 16384, height <= 16384, key.byteCount <= capacity else { return nil }
         misses += 1
         while byteCount + key.byteCount > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            cairo_surface_destroy(oldest.value.surface)
+            cairo_surface_destroy(oldest.value.raster.surface)
             byteCount -= oldest.key.byteCount
             entries[oldest.key] = nil
         }
@@ -76,9 +82,31 @@ public final class VectorArtRasterCache {
         draw(cr)
         cairo_destroy(cr)
         cairo_surface_flush(surface)
-        entries[key] = (surface, clock)
+        let raster = Raster(surface: surface, ink: Self.inkBounds(of: surface))
+        entries[key] = (raster, clock)
         byteCount += key.byteCount
-        return surface
+        return raster
+    }
+
+    /// The smallest pixel rectangle holding every pixel with alpha; empty (0 × 0) when there is none.
+    static func inkBounds(of surface: OpaquePointer) -> (x: Int, y: Int, width: Int, height: Int) {
+        let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
+        let rowPixels = Int(cairo_image_surface_get_stride(surface)) / 4
+        guard let data = cairo_image_surface_get_data(surface) else { return (0, 0, 0, 0) }
+        let pixels = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self)
+        var minX = width, minY = height, maxX = -1, maxY = -1
+        for y in 0..<height {
+            let row = pixels + y * rowPixels
+            var first = -1, last = -1
+            for x in 0..<width where row[x] >> 24 != 0 {
+                if first < 0 { first = x }
+                last = x
+            }
+            guard first >= 0 else { continue }
+            minX = min(minX, first); maxX = max(maxX, last)
+            minY = min(minY, y); maxY = y
+        }
+        return maxX < 0 ? (0, 0, 0, 0) : (minX, minY, maxX - minX + 1, maxY - minY + 1)
     }
 
     /// A device scale rounded up to 4 bits of mantissa (1, 1.0625, ... 1.9375, 2, 2.125, ...): a picture is
