@@ -19,7 +19,9 @@ let package = Package(
         // Pure Swift DSP: voices, the mixer, the lock-free command queue.
         .target(name: "DioramaMixer"),
         // cairo/pango: a snapshot becomes pixels; PNG files (zlib).
-        .target(name: "DioramaRender", dependencies: ["DioramaTimeline", "CCairo", "CZlib"]),
+        .target(name: "DioramaRender", dependencies: ["DioramaTimeline", "DioramaVectorArt", "CCairo", "CZlib"]),
+        // librsvg: SVG files checked for hostile content, then drawn as vectors (a whole file or one element by id) onto cairo.
+        .target(name: "DioramaVectorArt", dependencies: ["CRsvg", "CCairo"]),
         // libsndfile/libsamplerate/ALSA: the sound bank, WAV and FLAC output, the real-time ALSA thread, the offline mix.
         .target(name: "DioramaAudio", dependencies: ["DioramaTimeline", "DioramaMixer", "CSndfile", "CSampleRate", "CAlsa", "CDioramaShims"]),
         // SDL2: the window, the story-viewer interface, live reload.
@@ -30,7 +32,7 @@ let package = Package(
         .executableTarget(
             name: "diorama",
             dependencies: [
-                "DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaMixer", "DioramaAudio", "DioramaPlayer",
+                "DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaVectorArt", "DioramaMixer", "DioramaAudio", "DioramaPlayer",
                 "DioramaSynthesis",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -42,6 +44,7 @@ let package = Package(
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
         .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSDL", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
+        .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(name: "CDioramaShims", dependencies: ["CAlsa", "CSDL", "CCairo"]),
 
@@ -51,7 +54,7 @@ let package = Package(
         .testTarget(name: "DioramaTimelineTests", dependencies: ["DioramaTimeline", "DioramaTestSupport"]),
         .testTarget(name: "DioramaMixerTests", dependencies: ["DioramaMixer", "DioramaTestSupport"]),
         // Golden PNGs are read from beside the test source by path, not bundled.
-        .testTarget(name: "DioramaRenderTests", dependencies: ["DioramaRender", "DioramaTestSupport"], exclude: ["Goldens"]),
+        .testTarget(name: "DioramaRenderTests", dependencies: ["DioramaRender", "DioramaVectorArt", "DioramaTestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "DioramaAudioTests", dependencies: ["DioramaAudio", "DioramaTimeline", "DioramaSynthesis", "DioramaTestSupport"]),
         .testTarget(name: "DioramaSynthesisTests", dependencies: ["DioramaSynthesis", "DioramaAudio", "DioramaTestSupport"]),
         .testTarget(name: "DioramaPlayerTests", dependencies: ["DioramaPlayer", "DioramaTestSupport"]),

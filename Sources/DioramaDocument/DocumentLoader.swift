@@ -34,6 +34,10 @@ public struct MediaReference: Sendable, Equatable {
         /// A sound of the bank, by its name.
         case sound(name: String)
         case image
+        /// An SVG element an image node draws, located at its `"element"` value (the file itself is the `.image` reference).
+        case imageElement(id: String)
+        /// A PNG an image node cuts into a grid, located at its `"sprite"` value.
+        case spriteSheet(columns: Int, rows: Int)
     }
 
     public var kind: Kind
@@ -160,6 +164,7 @@ public enum DocumentLoader {
             switch reference.kind {
             case .sound(let name): what = "sound \"\(name)\""
             case .image: what = "image"
+            case .imageElement, .spriteSheet: continue  // the file is checked through its `.image` reference
             }
             var isDirectory: ObjCBool = false
             if !FileManager.default.fileExists(atPath: reference.resolvedPath, isDirectory: &isDirectory) {

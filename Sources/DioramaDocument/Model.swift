@@ -341,9 +341,13 @@ public struct Font: Sendable, Equatable {
 }
 
 public struct ImageContent: Sendable, Equatable {
-    /// A PNG path relative to the scenes file.
+    /// A PNG or SVG path relative to the scenes file.
     public var path: String
     public var rect: Rect
+    /// An SVG element's id (`"#left-leg"`): only that element is drawn, where it sits in the whole drawing.
+    public var element: String? = nil
+    /// Set when the PNG is a sprite sheet: the grid, and the frame shown.
+    public var sprite: SpriteSheet? = nil
     public init(path: String, rect: Rect) {
         self.path = path
         self.rect = rect
@@ -473,6 +477,8 @@ public struct NodeStyle: Sendable, Equatable {
     public var reveal: Double
     /// Only what lies inside this shape (in the node's own coordinates) is drawn.
     public var clipShape: ClipShape?
+    /// A sprite sheet's frame number; the frame shown is this rounded down (see `SpriteSheet`).
+    public var spriteFrame: Double = 0
     /// The rotation's centre in points of the node's own coordinates; replaces `rotationAnchor` when set.
     public var rotationAnchorPoint: Point?
     /// The scale's centre in points of the node's own coordinates; replaces `scaleAnchor` when set.
@@ -737,6 +743,8 @@ public enum AnimatableProperty: String, Sendable, Equatable, Hashable, CaseItera
     case clipRadius = "clipShape.r"
     case clipRadiusX = "clipShape.rx"
     case clipRadiusY = "clipShape.ry"
+    /// A sprite sheet's frame; it never blends: the frame shown is the value rounded down.
+    case spriteFrame = "sprite.frame"
 
     public var isColor: Bool {
         self == .shadowColor || self == .strokeColor || self == .fillColor

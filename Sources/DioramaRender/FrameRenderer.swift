@@ -1,6 +1,7 @@
 import CCairo
 import DioramaDocument
 import DioramaTimeline
+import DioramaVectorArt
 import Foundation
 
 /// Draws snapshots into premultiplied ARGB32 pixels with cairo and pango, with SwiftUI's meaning:
@@ -31,6 +32,9 @@ public final class FrameRenderer {
     var paintHue = 0.0
     let sprites = ParticleSpriteCache()
     private var images: [String: OpaquePointer?] = [:]
+    /// SVG drawings by resolved path (nil: refused, with a warning), and their rasters (see ImageDrawing+Art.swift).
+    var vectorArt: [String: VectorArt?] = [:]
+    let vectorRasters = VectorArtRasterCache()
     /// A 1×1 context for measuring paths outside of drawing.
     let measuringSurface: OpaquePointer
     let measuring: OpaquePointer
@@ -152,12 +156,7 @@ public final class FrameRenderer {
     /// The loaded PNG for a snapshot's image path, or nil (with a warning, once) when it cannot be read.
     func image(atPath path: String) -> OpaquePointer? {
         if let cached = images[path] { return cached }
-        let resolved: String
-        if path.hasPrefix("/") || imageDirectory == nil {
-            resolved = path
-        } else {
-            resolved = imageDirectory!.appendingPathComponent(path).path
-        }
+        let resolved = resolvedImagePath(path)
         var surface: OpaquePointer? = nil
         if FileManager.default.fileExists(atPath: resolved), let loaded = cairo_image_surface_create_from_png(resolved) {
             if cairo_surface_status(loaded) == CAIRO_STATUS_SUCCESS {
@@ -169,6 +168,16 @@ public final class FrameRenderer {
         if surface == nil { warnings.append("image \(resolved): cannot be read as a PNG; drawn as nothing") }
         images[path] = surface
         return surface
+    }
+
+    /// A snapshot's image path made absolute against `imageDirectory`.
+    func resolvedImagePath(_ path: String) -> String {
+        path.hasPrefix("/") || imageDirectory == nil ? path : imageDirectory!.appendingPathComponent(path).path
+    }
+
+    /// Records a problem met while drawing, once.
+    func warnOnce(_ message: String) {
+        if !warnings.contains(message) { warnings.append(message) }
     }
 }
 

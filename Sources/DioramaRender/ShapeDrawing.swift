@@ -169,9 +169,17 @@ extension FrameRenderer {
     }
 
     func drawImage(_ image: ImageContent, alpha: Double, in cr: OpaquePointer) {
+        if image.isVector { return drawVectorImage(image, alpha: alpha, in: cr) }
         let box = BoundingBox(image.rect)
-        guard box.nonEmptyBox != nil, let surface = self.image(atPath: image.path) else { return }
-        let width = Double(cairo_image_surface_get_width(surface)), height = Double(cairo_image_surface_get_height(surface))
+        guard box.nonEmptyBox != nil, let whole = self.image(atPath: image.path) else { return }
+        var surface = whole
+        var width = Double(cairo_image_surface_get_width(whole)), height = Double(cairo_image_surface_get_height(whole))
+        if let sheet = image.sprite {
+            // One cell, as a sub-surface, so the padding repeats the cell's own edge, not its neighbour's.
+            guard let cell = spriteCell(of: whole, sheet: sheet, path: image.path) else { return }
+            (surface, width, height) = cell
+        }
+        defer { if surface != whole { cairo_surface_destroy(surface) } }
         guard width > 0, height > 0 else { return }
         cairo_save(cr)
         cairo_translate(cr, box.minX, box.minY)

@@ -95,7 +95,11 @@ struct EvaluationContext {
         case .emitter(let field):
             content = .particles(ParticlesSnapshot(shape: field.emitter.shape, blendMode: field.emitter.blendMode,
                                                    particles: includeParticles ? field.particles(at: time) : []))
-        case .image(let image):
+        case .image(var image):
+            if var sprite = image.sprite {
+                sprite.frame = sprite.frame(forValue: style.spriteFrame)
+                image.sprite = sprite
+            }
             content = .image(image)
         }
         return NodeSnapshot(id: plan.id, transform: Self.transform(style, frame: plan.anchorFrame), bounds: plan.anchorFrame,
@@ -179,6 +183,7 @@ struct EvaluationContext {
         case .yOffset: style.yOffset = number
         case .value: style.textValue = number
         case .reveal: style.reveal = number
+        case .spriteFrame: style.spriteFrame = number
         case .clipX, .clipY, .clipWidth, .clipHeight, .clipCornerRadius, .clipCenterX, .clipCenterY, .clipRadius,
              .clipRadiusX, .clipRadiusY: style.clipShape = style.clipShape.map { applyClip(number, to: property, of: $0) }
         case .shadowColor, .strokeColor, .fillColor, .text: break

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DioramaAudio
 import DioramaDocument
+import DioramaRender
 import Foundation
 
 struct Check: AsyncParsableCommand {
@@ -11,8 +12,10 @@ struct Check: AsyncParsableCommand {
             Checks the JSON syntax, unknown keys (with "did you mean ...?"), types, ranges, duplicate \
             ids, references from cues and ambience to nodes, animations and sounds, components and their \
             parameters (and components that place themselves), keyframe order, \
-            the limits that protect the machine, that every sound and image file exists and can be read, and \
-            that every sound decodes (with libsndfile, as the player reads it).
+            the limits that protect the machine, that every sound and image file exists and can be read, \
+            that every sound decodes (with libsndfile, as the player reads it), that every SVG parses safely \
+            (nothing fetched, nothing read outside the scenes file's folder) and has the elements named, and \
+            that every sprite sheet's grid divides its PNG.
 
             On success prints one line, `ok: N scenes, M cues, total D s`, and exits 0. Otherwise \
             prints each problem as `FILE:LINE:COLUMN: error: MESSAGE (at PATH)`, with a `hint:` line \
@@ -52,7 +55,9 @@ struct Check: AsyncParsableCommand {
     /// `diagnostics` with the problems of the media files `references` name, in file order (as the loader's own are).
     private func withMediaProblems(_ diagnostics: [Diagnostic], references: [MediaReference]) -> [Diagnostic] {
         let fileProblems = DocumentLoader.mediaFileDiagnostics(for: references)
-        return (diagnostics + fileProblems + soundDecodingDiagnostics(references, skipping: fileProblems))
+        let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.path
+        return (diagnostics + fileProblems + soundDecodingDiagnostics(references, skipping: fileProblems)
+                + ArtChecks.diagnostics(for: references, root: folder, skipping: fileProblems))
             .enumerated().sorted { lhs, rhs in
                 (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
             }.map(\.element)

@@ -25,6 +25,9 @@ import Testing
         // The tube turns 30° every 3 s; a chime as each turn settles.
         "kaleidoscope": [("3", "chime"), ("6", "chime"), ("9", "chime"), ("12", "chime"), ("15", "chime")]
             .map { (Rational(decimalLiteral: $0.0)!, $0.1) },
+        // The sails stand still for 2 s and creak as they start to turn; the near gull sets off after 4 s (its
+        // flight's first keyframe); the lamps come on from 8 s over 1 s, a chime as they are fully lit at 9 s.
+        "windmill": [("2", "creak"), ("4", "birds"), ("9", "chime")].map { (Rational(decimalLiteral: $0.0)!, $0.1) },
     ]
 
     static func load() throws -> LoadedDocument { try DocumentLoader.load(path: scenesFile.path) }
@@ -91,11 +94,12 @@ import Testing
             }
             let others = PlaylistAudio(document: withoutCue, bank: audio.bank)
             let otherPlan = others.plan(CueSchedule(document: withoutCue, sampleRate: 48_000))
-            let window = (cue.sampleIndex - 4_800)..<(cue.sampleIndex + 4_800)
-            let with = OfflineAudio.mix(plan: plan, sounds: audio.bank.sounds, span: window)
-            let without = OfflineAudio.mix(plan: otherPlan, sounds: audio.bank.sounds, span: window)
             let sound = try #require(audio.bank.index(of: cue.firing.sound))
             let lead = Int64((audio.bank.sounds[sound].interleavedSamples.firstIndex { $0 != 0 } ?? 0) / 2)
+            // The window reaches past the silence at the head of the sound (birds.flac starts 0.15 s in).
+            let window = (cue.sampleIndex - 4_800)..<(cue.sampleIndex + lead + 4_800)
+            let with = OfflineAudio.mix(plan: plan, sounds: audio.bank.sounds, span: window)
+            let without = OfflineAudio.mix(plan: otherPlan, sounds: audio.bank.sounds, span: window)
             let first = with.indices.first { with[$0] != without[$0] }.map { Int64($0 / 2) + window.lowerBound }
             #expect(first == cue.sampleIndex + lead, "\(cue.firing.sound) at \(cue.firing.sceneTime) s of \(sceneID)")
         }

@@ -25,6 +25,7 @@ import Testing
         ("breathing", 3.0, "en"), ("breathing", 6.5, "zh"),
         ("elevator", 3.0, "en"), ("elevator", 9.0, "ja"), ("record-player", 1.0, "zh"), ("record-player", 9.0, "en"),
         ("kaleidoscope", 2.5, "en"),
+        ("windmill", 3.0, "en"), ("windmill", 10.0, "zh"),
     ]
 
     private func load() throws -> LoadedDocument {

@@ -199,6 +199,8 @@ extension DocumentDecoder {
                 if !checkTextKeyframe(fields) { valid = false }
                 hold = true
             }
+            // Sprite frames never blend (a "hold": false is reported with the sheet).
+            if property == .spriteFrame { hold = true }
             guard let time, let keyframeValue, let curve else { valid = false; continue }
             keyframes.append(Keyframe(time: time, value: keyframeValue, curve: curve, hold: hold))
         }
@@ -315,6 +317,10 @@ extension DocumentDecoder {
             return ("only text nodes have text", nil)
         case .reveal where nodeType != "text":
             return ("only text nodes reveal their characters", nil)
+        case .spriteFrame:
+            guard nodeType == "image" else { return ("only image nodes show sprite frames", nil) }
+            return styleFields.has("sprite") ? nil
+                : ("the image is not a sprite sheet", "add \"sprite\": { \"columns\": 8, \"rows\": 2 } to cut the PNG into frames")
         case .value:
             guard nodeType == "text" else { return ("only text nodes count", nil) }
             if style.textValue == nil && !styleFields.has("value") {
@@ -364,6 +370,7 @@ extension DocumentDecoder {
         case .text: return .text(LocalizedString(""))
         case .value: return .number(style.textValue ?? 0)
         case .reveal: return .number(style.reveal)
+        case .spriteFrame: return .number(style.spriteFrame)
         case .clipX, .clipY, .clipWidth, .clipHeight, .clipCornerRadius, .clipCenterX, .clipCenterY, .clipRadius,
              .clipRadiusX, .clipRadiusY: return clipBaseValue(of: property, style: style)
         }
@@ -383,6 +390,7 @@ extension DocumentDecoder {
         case .text: (.any, "text")
         case .value: (counterRange, "the counter's number")
         case .reveal: (.unit, "a fraction of the characters, from 0 to 1")
+        case .spriteFrame: (.closed(0, Double(SpriteSheet.maximumSide * SpriteSheet.maximumSide)), "a frame number")
         case .clipX, .clipY, .clipCenterX, .clipCenterY: (.any, "points")
         case .clipWidth, .clipHeight, .clipCornerRadius, .clipRadius, .clipRadiusX, .clipRadiusY: (.nonNegative, "points")
         }

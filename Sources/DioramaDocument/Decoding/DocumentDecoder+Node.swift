@@ -138,12 +138,7 @@ extension DocumentDecoder {
         case "text":
             return decodeTextContent(fields, what: what, style: &style)
         case "image":
-            let file = string(fields, "path", what: what, required: true)
-            let (x, y, width, height) = (coordinate("x"), coordinate("y"), length("width"), length("height"))
-            guard let file, let x, let y, let width, let height, let member = fields["path"] else { return nil }
-            mediaReferences.append((MediaReference(kind: .image, path: file, resolvedPath: DocumentLoader.resolve(file, against: baseDirectory),
-                                                   file: self.file, line: 0, column: 0, jsonPath: fields.path("path")), member.value.offset))
-            return .image(ImageContent(path: file, rect: Rect(x: x, y: y, width: width, height: height)))
+            return decodeImageContent(fields, what: what, style: &style).map { .image($0) }
         case "component":
             return decodeInstance(fields, what: what, depth: depth, scope: &scope)
         default:  // emitter

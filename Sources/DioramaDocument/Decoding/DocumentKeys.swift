@@ -42,7 +42,7 @@ enum DocumentKeys {
         ("line", ["points"] + shapeStyle),
         ("text", ["text", "x", "y", "alignment", "font", "fill", "value", "format", "reveal"]),
         ("emitter", ["particles"]),
-        ("image", ["path", "x", "y", "width", "height"]),
+        ("image", ["path", "x", "y", "width", "height", "element", "sprite"]),
         ("component", ["component", "mirror", "parameters"]),
     ]
 
@@ -69,6 +69,7 @@ enum DocumentKeys {
         ("path", ["d"]),
     ]
     static let sway = ["amplitude", "frequency"]
+    static let sprite = ["columns", "rows", "count", "frame"]
 
     static let paintKinds = ["linear", "radial", "angular"]
     static let linearGradient = ["stops", "colors", "start", "end"]

@@ -18,7 +18,9 @@ struct RenderBench: AsyncParsableCommand {
             steadiest figure for one frame: the best of many renders of the frame at S s.
             2. A gaussian blur of a 300x300 premultiplied region at radius 20, as drawn (reduced resolution) \
             and at full resolution.
-            3. Throughput of `diorama render` for the whole playlist at 30 fps, PNG encoding included, into \
+            3. A still SVG (media/art/windmill.svg beside the scenes file, when there) drawn full-frame: its \
+            cost per frame once its raster is cached, a PNG of the same size, and its uncached first frame.
+            4. Throughput of `diorama render` for the whole playlist at 30 fps, PNG encoding included, into \
             a temporary folder that is removed afterwards.
 
             Example:
@@ -159,6 +161,8 @@ struct RenderBench: AsyncParsableCommand {
             print(String(format: "  %@  wall %7.3f   cpu %7.3f", (reduced ? "as drawn (at 1/\(factor) resolution)" : "at full resolution          ") as NSString,
                          percentile(wall, 0.5), percentile(cpu, 0.5)))
         }
+
+        try Self.benchVectorArt(svgPath: loaded.resolve("media/art/windmill.svg"), width: width, height: height)
 
         guard !noThroughput else { return }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diorama-bench-\(getpid())")

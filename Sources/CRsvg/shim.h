@@ -1,0 +1,2 @@
+#include <librsvg/rsvg.h>
+#include <gio/gio.h>
