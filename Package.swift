@@ -19,7 +19,9 @@ let package = Package(
         // Pure Swift DSP: voices, the mixer, the lock-free command queue.
         .target(name: "DioramaMixer"),
         // cairo/pango: a snapshot becomes pixels; PNG files (zlib).
-        .target(name: "DioramaRender", dependencies: ["DioramaTimeline", "CCairo", "CZlib"]),
+        .target(name: "DioramaRender", dependencies: ["DioramaTimeline", "DioramaLottie", "CCairo", "CZlib"]),
+        // rlottie: Lottie animations rendered frame by frame into premultiplied ARGB32 pixels, for DioramaRender.
+        .target(name: "DioramaLottie", dependencies: ["CRlottie"]),
         // libsndfile/libsamplerate/ALSA: the sound bank, WAV and FLAC output, the real-time ALSA thread, the offline mix.
         .target(name: "DioramaAudio", dependencies: ["DioramaTimeline", "DioramaMixer", "CSndfile", "CSampleRate", "CAlsa", "CDioramaShims"]),
         // SDL2: the window, the story-viewer interface, live reload.
@@ -43,6 +45,7 @@ let package = Package(
         .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSDL", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CRlottie", pkgConfig: "rlottie", providers: [.apt(["librlottie-dev"])]),
         .target(name: "CDioramaShims", dependencies: ["CAlsa", "CSDL", "CCairo"]),
 
         // Shared fixtures and helpers for the test targets.
@@ -52,6 +55,7 @@ let package = Package(
         .testTarget(name: "DioramaMixerTests", dependencies: ["DioramaMixer", "DioramaTestSupport"]),
         // Golden PNGs are read from beside the test source by path, not bundled.
         .testTarget(name: "DioramaRenderTests", dependencies: ["DioramaRender", "DioramaTestSupport"], exclude: ["Goldens"]),
+        .testTarget(name: "DioramaLottieTests", dependencies: ["DioramaLottie"]),
         .testTarget(name: "DioramaAudioTests", dependencies: ["DioramaAudio", "DioramaTimeline", "DioramaSynthesis", "DioramaTestSupport"]),
         .testTarget(name: "DioramaSynthesisTests", dependencies: ["DioramaSynthesis", "DioramaAudio", "DioramaTestSupport"]),
         .testTarget(name: "DioramaPlayerTests", dependencies: ["DioramaPlayer", "DioramaTestSupport"]),

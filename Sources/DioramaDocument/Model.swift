@@ -209,6 +209,8 @@ public enum CueTrigger: Sendable, Equatable {
     case animation(node: String, animation: String, event: AnimationEvent)
     /// A scene marker's time (`"marker"`).
     case marker(String)
+    /// A Lottie node's marker or frame, each time it appears.
+    case lottie(node: String, event: LottieEvent)
 }
 
 /// A moment in an animation's life that a cue can be bound to.
@@ -263,6 +265,7 @@ public enum NodeContent: Sendable, Equatable {
     case text(TextContent)
     case emitter(Emitter)
     case image(ImageContent)
+    case lottie(LottieContent)
 }
 
 public struct Group: Sendable, Equatable {

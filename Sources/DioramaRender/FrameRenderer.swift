@@ -31,6 +31,8 @@ public final class FrameRenderer {
     var paintHue = 0.0
     let sprites = ParticleSpriteCache()
     private var images: [String: OpaquePointer?] = [:]
+    /// Lottie animations by resolved path, each with its last rendered frame.
+    let lotties = LottieCache()
     /// A 1×1 context for measuring paths outside of drawing.
     let measuringSurface: OpaquePointer
     let measuring: OpaquePointer
@@ -150,6 +152,9 @@ public final class FrameRenderer {
     // MARK: Images
 
     /// The loaded PNG for a snapshot's image path, or nil (with a warning, once) when it cannot be read.
+    /// Records a problem met while drawing (see `warnings`).
+    func warn(_ text: String) { warnings.append(text) }
+
     func image(atPath path: String) -> OpaquePointer? {
         if let cached = images[path] { return cached }
         let resolved: String

@@ -76,6 +76,12 @@ extension CueSchedule {
             guard let marker = scene.markers.first(where: { $0.name == name }) else { return [] }
             let sceneTime = marker.time + offset
             return sceneTime >= .zero && sceneTime < scene.duration ? [(sceneTime, .marker(name: name, time: marker.time))] : []
+        case .lottie(let nodeID, let event):
+            guard case .lottie(let lottie)? = scene.node(withID: nodeID)?.content,
+                  let frame = lottie.frame(of: event) else { return [] }
+            return LottieTiming(lottie).appearances(of: frame, from: -offset, before: scene.duration - offset).map { time, iteration in
+                (time + offset, .lottie(node: nodeID, event: event, frame: frame, iteration: iteration))
+            }
         }
     }
 

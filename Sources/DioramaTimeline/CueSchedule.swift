@@ -10,6 +10,8 @@ public struct CueFiring: Sendable, Equatable {
         case animation(node: String, animation: String, event: AnimationEvent, iteration: Int)
         /// A scene marker, and its time in seconds.
         case marker(name: String, time: Rational)
+        /// A Lottie node's marker or frame appearing; `frame` is the file's frame number, `iteration` 0-based.
+        case lottie(node: String, event: LottieEvent, frame: Int, iteration: Int)
     }
 
     /// Index of the scene in the playlist.

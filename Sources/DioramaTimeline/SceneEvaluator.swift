@@ -86,6 +86,9 @@ struct EvaluationContext {
                                                    particles: includeParticles ? field.particles(at: time) : []))
         case .image(let image):
             content = .image(image)
+        case .lottie(let lottie, let timing):
+            content = .lottie(LottieSnapshot(path: lottie.path, rect: lottie.rect, frame: timing.frame(at: time),
+                                             inPoint: lottie.animation.inPoint))
         }
         return NodeSnapshot(id: plan.id, transform: Self.transform(style, frame: plan.anchorFrame), bounds: plan.anchorFrame,
                             opacity: style.opacity, hueRotation: style.hueRotation, blur: style.blur,

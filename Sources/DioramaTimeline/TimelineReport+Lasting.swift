@@ -158,6 +158,11 @@ extension TimelineReport {
             text = "\(node).\(animation) \(name) #\(iteration)"
         case .marker(let name, _):
             text = "marker \(name)"
+        case .lottie(let node, let event, let frame, let iteration):
+            switch event {
+            case .marker(let name): text = "\(node) marker \(name) (frame \(frame)) #\(iteration)"
+            case .frame: text = "\(node) frame \(frame) #\(iteration)"
+            }
         }
         if offset != .zero { text += " \(offset > .zero ? "+" : "")\(seconds(offset)) s" }
         return text

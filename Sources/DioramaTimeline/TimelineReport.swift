@@ -87,6 +87,11 @@ public struct TimelineReport: Sendable {
             return fields
         case .marker(let name, let time):
             return [("kind", quoted("marker")), ("marker", quoted(name)), ("at", quoted(seconds(time)))]
+        case .lottie(let node, let event, let frame, let iteration):
+            var fields = [("kind", quoted("lottie")), ("node", quoted(node))]
+            if case .marker(let name) = event { fields.append(("marker", quoted(name))) }
+            fields += [("frame", "\(frame)"), ("iteration", "\(iteration)")]
+            return fields
         }
     }
 

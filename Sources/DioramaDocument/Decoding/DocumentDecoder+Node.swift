@@ -159,6 +159,8 @@ extension DocumentDecoder {
             return .image(ImageContent(path: file, rect: Rect(x: x, y: y, width: width, height: height)))
         case "component":
             return decodeInstance(fields, what: what, depth: depth, scope: &scope)
+        case "lottie":
+            return decodeLottie(fields, what: what)
         default:  // emitter
             guard let member = fields["particles"] else { return .emitter(Emitter()) }
             return decodeEmitter(member.value, path: fields.path("particles")).map { .emitter($0) }

@@ -9,6 +9,8 @@ enum DocumentKeys {
     static let ambience = ["sound", "gain", "fadeIn", "fadeOut", "start"]
     static let cue = ["sound", "at", "node", "animation", "on", "offset", "gain", "pan", "marker", "id", "loop", "until", "fadeOut", "duck", "stop"]
     static let cueKeyframeEvent = ["keyframe"]
+    /// A cue's `"on"` when its `"node"` is a Lottie node.
+    static let lottieEvent = ["marker", "frame"]
     static let component = ["parameters", "node"]
     static let componentParameter = ["type", "default"]
     static let parameterReference = ["param"]
@@ -40,6 +42,7 @@ enum DocumentKeys {
         ("emitter", ["particles"]),
         ("image", ["path", "x", "y", "width", "height"]),
         ("component", ["component", "mirror", "parameters"]),
+        ("lottie", ["path", "x", "y", "width", "height", "delay", "speed", "segment", "repeat", "autoreverses"]),
     ]
 
     static let offset = ["x", "y"]
