@@ -33,7 +33,7 @@ let package = Package(
             name: "diorama",
             dependencies: [
                 "DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaMixer", "DioramaAudio", "DioramaPlayer",
-                "DioramaSynthesis",
+                "DioramaSynthesis", "DioramaLottie",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,7 +55,7 @@ let package = Package(
         .testTarget(name: "DioramaMixerTests", dependencies: ["DioramaMixer", "DioramaTestSupport"]),
         // Golden PNGs are read from beside the test source by path, not bundled.
         .testTarget(name: "DioramaRenderTests", dependencies: ["DioramaRender", "DioramaTestSupport"], exclude: ["Goldens"]),
-        .testTarget(name: "DioramaLottieTests", dependencies: ["DioramaLottie"]),
+        .testTarget(name: "DioramaLottieTests", dependencies: ["DioramaLottie", "DioramaTestSupport"]),
         .testTarget(name: "DioramaAudioTests", dependencies: ["DioramaAudio", "DioramaTimeline", "DioramaSynthesis", "DioramaTestSupport"]),
         .testTarget(name: "DioramaSynthesisTests", dependencies: ["DioramaSynthesis", "DioramaAudio", "DioramaTestSupport"]),
         .testTarget(name: "DioramaPlayerTests", dependencies: ["DioramaPlayer", "DioramaTestSupport"]),

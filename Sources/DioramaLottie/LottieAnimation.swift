@@ -79,13 +79,13 @@ public final class LottieAnimation {
         if bufferSize != (width, height) {
             buffer?.deallocate()
             buffer = .allocate(byteCount: width * height * 4, alignment: 16)
+            buffer!.initializeMemory(as: UInt8.self, repeating: 0)
             bufferSize = (width, height)
             renderedFrame = nil
         }
         guard let buffer else { return nil }
         if renderedFrame != frame {
-            // rlottie paints only what the animation covers: start from transparent pixels.
-            buffer.initializeMemory(as: UInt8.self, repeating: 0)
+            // rlottie clears the whole buffer before drawing (a test checks it), so no clearing here.
             lottie_animation_render(handle, frame, buffer.baseAddress!.assumingMemoryBound(to: UInt32.self), width, height, width * 4)
             renderedFrame = frame
             renderCount += 1

@@ -44,6 +44,9 @@ public final class FrameRenderer {
     /// The last frame's nodes, and for how many frames in a row each leading count has stayed equal.
     private var previousFrame: (key: FrameKey, nodes: [NodeSnapshot])?
     private var unchangedRun = (count: 0, frames: 0)
+    /// The leading counts that stayed equal in the last three frames: their least has held still throughout, even
+    /// when a node after it alternates between changing and not (a 30 fps Lottie in a 60 fps player).
+    private var recentUnchanged: [Int] = []
 
     public init(imageDirectory: URL? = nil) {
         self.imageDirectory = imageDirectory
@@ -84,7 +87,8 @@ public final class FrameRenderer {
         // Drop pictures that no longer match (their key changed or a node of theirs moved).
         staticPrefixes.removeAll { $0.key != key || !snapshot.nodes.starts(with: $0.nodes) }
         // A longer prefix is worth a picture once it has held still for a few frames in a row.
-        let stable = unchangedRun.frames >= 3 ? unchangedRun.count : 0
+        recentUnchanged = Array((recentUnchanged + [unchanged]).suffix(3))
+        let stable = unchangedRun.frames >= 3 ? unchangedRun.count : (recentUnchanged.count == 3 ? recentUnchanged.min()! : 0)
         if staticPrefixes.isEmpty || stable > staticPrefixes.last!.nodes.count {
             if staticPrefixes.count >= 2 { staticPrefixes.removeFirst() }
             let nodes = snapshot.nodes.prefix(stable)

@@ -54,8 +54,20 @@ extension FrameRenderer {
         cairo_translate(cr, box.minX, box.minY)
         cairo_scale(cr, (box.maxX - box.minX) / Double(width), (box.maxY - box.minY) / Double(height))
         cairo_set_source_surface(cr, surface, 0, 0)
-        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
-        cairo_rectangle(cr, 0, 0, Double(width), Double(height))
+        // Rendered at the pixel size it covers, the buffer usually lands pixel for pixel: then no filtering at all
+        // (pixman's plain blend); otherwise (rotation, fractional placement) cairo's good filter.
+        var placed = cairo_matrix_t()
+        cairo_get_matrix(cr, &placed)
+        let aligned = placed.xy == 0 && placed.yx == 0 && abs(placed.xx - 1) < 1e-9 && abs(placed.yy - 1) < 1e-9
+            && placed.x0 == placed.x0.rounded() && placed.y0 == placed.y0.rounded()
+        cairo_pattern_set_filter(cairo_get_source(cr), aligned ? CAIRO_FILTER_NEAREST : CAIRO_FILTER_GOOD)
+        // rlottie fits the composition into the buffer, centred, and leaves the rest transparent: compositing only
+        // the fitted part (a pixel wider each side) saves blending empty pixels when the aspect ratios differ.
+        let fit = min(Double(width) / Double(animation.width), Double(height) / Double(animation.height))
+        let inkWidth = min(Double(width), (Double(animation.width) * fit).rounded(.up) + 2)
+        let inkHeight = min(Double(height), (Double(animation.height) * fit).rounded(.up) + 2)
+        cairo_rectangle(cr, ((Double(width) - inkWidth) / 2).rounded(.down), ((Double(height) - inkHeight) / 2).rounded(.down),
+                        inkWidth, inkHeight)
         cairo_clip(cr)
         if alpha < 1 { cairo_paint_with_alpha(cr, alpha) } else { cairo_paint(cr) }
         cairo_restore(cr)

@@ -25,6 +25,11 @@ import Testing
         // The tube turns 30° every 3 s; a chime as each turn settles.
         "kaleidoscope": [("3", "chime"), ("6", "chime"), ("9", "chime"), ("12", "chime"), ("15", "chime")]
             .map { (Rational(decimalLiteral: $0.0)!, $0.1) },
+        // The ball starts at 1 s and loops its 60 frames at 30 fps (2 s); its "impact" marker is frame 30, so it lands
+        // at 1 + 1 + 2k s: a click there, and a ding 0.05 s after each (the cue on frame 30), until the scene ends at 12.
+        "bounce": [2, 4, 6, 8, 10].flatMap { landing in
+            [(Rational(landing), "click"), (Rational(landing) + Rational(1, 20), "ding")]
+        },
     ]
 
     static func load() throws -> LoadedDocument { try DocumentLoader.load(path: scenesFile.path) }
