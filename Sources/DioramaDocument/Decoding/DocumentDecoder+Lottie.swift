@@ -91,16 +91,32 @@ extension DocumentDecoder {
 
     // MARK: - Cues on a Lottie node
 
-    /// True when the fields bind to a Lottie node (`"node"` names one, and no `"animation"` is given).
+    /// True when the fields bind to a Lottie node: no `"animation"`, and `"node"` names one or `"on"` names a
+    /// marker or a frame.
     func bindsLottieNode(_ fields: Fields, scope: SceneScope) -> Bool {
-        guard !fields.has("animation"), case .string(let id)? = fields["node"]?.value.kind,
-              let node = scope.nodes[id], case .lottie = node.content else { return false }
-        return true
+        guard !fields.has("animation"), case .string(let id)? = fields["node"]?.value.kind else { return false }
+        if let node = scope.nodes[id], case .lottie = node.content { return true }
+        if case .object(let members)? = fields["on"]?.value.kind {
+            return members.contains { DocumentKeys.lottieEvent.contains($0.key) }
+        }
+        return false
     }
 
     /// `"node": ID, "on": { "marker": NAME }` or `"on": { "frame": N }`: each time the marker's frame or the frame appears.
     func lottieTrigger(_ fields: Fields, use: TriggerUse, scope: SceneScope, sceneDuration: Rational?, offset: Rational?) -> CueTrigger? {
-        guard case .string(let nodeID)? = fields["node"]?.value.kind, let node = scope.nodes[nodeID], case .lottie(let lottie) = node.content else { return nil }
+        guard case .string(let nodeID)? = fields["node"]?.value.kind, let nodeMember = fields["node"] else { return nil }
+        // A node that exists but has errors (a missing file) was reported where it is; the cue adds nothing.
+        if scope.nodes[nodeID] == nil, scope.nodeOffsets[nodeID] != nil || scope.isInsideBrokenInstance(nodeID) { return nil }
+        guard let node = scope.nodes[nodeID] else {
+            error(nodeMember.value.offset, fields.path("node"), "no node with id \"\(nodeID)\" in this scene",
+                  hint: Self.suggestion(for: nodeID, among: scope.nodeOrder) ?? "cues on a marker or a frame name a lottie node")
+            return nil
+        }
+        guard case .lottie(let lottie) = node.content else {
+            error(nodeMember.value.offset, fields.path("node"), "\"\(nodeID)\" is not a lottie node, so it has no markers or frames",
+                  hint: "bind the cue to one of its animations with \"animation\" and \"on\", or name a lottie node")
+            return nil
+        }
         guard let onMember = fields["on"] else {
             missing("on", in: fields, what: "\(use.what) bound to a Lottie node",
                     hint: "when to fire: { \"marker\": \"impact\" } or { \"frame\": 42 }")
