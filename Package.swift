@@ -19,9 +19,11 @@ let package = Package(
         // Pure Swift DSP: voices, the mixer, the lock-free command queue.
         .target(name: "DioramaMixer"),
         // cairo/pango: a snapshot becomes pixels; PNG files (zlib).
-        .target(name: "DioramaRender", dependencies: ["DioramaTimeline", "DioramaVectorArt", "CCairo", "CZlib"]),
+        .target(name: "DioramaRender", dependencies: ["DioramaTimeline", "DioramaVectorArt", "DioramaLottie", "CCairo", "CZlib"]),
         // librsvg: SVG files checked for hostile content, then drawn as vectors (a whole file or one element by id) onto cairo.
         .target(name: "DioramaVectorArt", dependencies: ["CRsvg", "CCairo"]),
+        // rlottie: Lottie animations rendered frame by frame into premultiplied ARGB32 pixels, for DioramaRender.
+        .target(name: "DioramaLottie", dependencies: ["CRlottie"]),
         // libsndfile/libsamplerate/ALSA: the sound bank, WAV and FLAC output, the real-time ALSA thread, the offline mix.
         .target(name: "DioramaAudio", dependencies: ["DioramaTimeline", "DioramaMixer", "CSndfile", "CSampleRate", "CAlsa", "CDioramaShims"]),
         // SDL2: the window, the story-viewer interface, live reload.
@@ -33,7 +35,7 @@ let package = Package(
             name: "diorama",
             dependencies: [
                 "DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaVectorArt", "DioramaMixer", "DioramaAudio", "DioramaPlayer",
-                "DioramaSynthesis",
+                "DioramaSynthesis", "DioramaLottie",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -46,6 +48,7 @@ let package = Package(
         .systemLibrary(name: "CSDL", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CRlottie", pkgConfig: "rlottie", providers: [.apt(["librlottie-dev"])]),
         .target(name: "CDioramaShims", dependencies: ["CAlsa", "CSDL", "CCairo"]),
 
         // Shared fixtures and helpers for the test targets.
@@ -55,6 +58,7 @@ let package = Package(
         .testTarget(name: "DioramaMixerTests", dependencies: ["DioramaMixer", "DioramaTestSupport"]),
         // Golden PNGs are read from beside the test source by path, not bundled.
         .testTarget(name: "DioramaRenderTests", dependencies: ["DioramaRender", "DioramaVectorArt", "DioramaTestSupport"], exclude: ["Goldens"]),
+        .testTarget(name: "DioramaLottieTests", dependencies: ["DioramaLottie", "DioramaTestSupport"]),
         .testTarget(name: "DioramaAudioTests", dependencies: ["DioramaAudio", "DioramaTimeline", "DioramaSynthesis", "DioramaTestSupport"]),
         .testTarget(name: "DioramaSynthesisTests", dependencies: ["DioramaSynthesis", "DioramaAudio", "DioramaTestSupport"]),
         .testTarget(name: "DioramaPlayerTests", dependencies: ["DioramaPlayer", "DioramaTestSupport"]),

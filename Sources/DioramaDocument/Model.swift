@@ -214,6 +214,8 @@ public enum CueTrigger: Sendable, Equatable {
     case marker(String)
     /// The first tap on a tappable node (`"tap"`), when it happens (see `TapGesture`).
     case tap(String)
+    /// A Lottie node's marker or frame, each time it appears.
+    case lottie(node: String, event: LottieEvent)
 }
 
 /// A moment in an animation's life that a cue can be bound to.
@@ -270,6 +272,7 @@ public enum NodeContent: Sendable, Equatable {
     case text(TextContent)
     case emitter(Emitter)
     case image(ImageContent)
+    case lottie(LottieContent)
 }
 
 public struct Group: Sendable, Equatable {

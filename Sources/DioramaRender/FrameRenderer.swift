@@ -35,6 +35,8 @@ public final class FrameRenderer {
     /// SVG drawings by resolved path (nil: refused, with a warning), and their rasters (see ImageDrawing+Art.swift).
     var vectorArt: [String: VectorArt?] = [:]
     let vectorRasters = VectorArtRasterCache()
+    /// Lottie animations by resolved path, each with its last rendered frame.
+    let lotties = LottieCache()
     /// A 1×1 context for measuring paths outside of drawing.
     let measuringSurface: OpaquePointer
     let measuring: OpaquePointer
@@ -46,6 +48,9 @@ public final class FrameRenderer {
     /// The last frame's nodes, and for how many frames in a row each leading count has stayed equal.
     private var previousFrame: (key: FrameKey, nodes: [NodeSnapshot])?
     private var unchangedRun = (count: 0, frames: 0)
+    /// The leading counts that stayed equal in the last three frames: their least has held still throughout, even
+    /// when a node after it alternates between changing and not (a 30 fps Lottie in a 60 fps player).
+    private var recentUnchanged: [Int] = []
 
     public init(imageDirectory: URL? = nil) {
         self.imageDirectory = imageDirectory
@@ -86,7 +91,8 @@ public final class FrameRenderer {
         // Drop pictures that no longer match (their key changed or a node of theirs moved).
         staticPrefixes.removeAll { $0.key != key || !snapshot.nodes.starts(with: $0.nodes) }
         // A longer prefix is worth a picture once it has held still for a few frames in a row.
-        let stable = unchangedRun.frames >= 3 ? unchangedRun.count : 0
+        recentUnchanged = Array((recentUnchanged + [unchanged]).suffix(3))
+        let stable = unchangedRun.frames >= 3 ? unchangedRun.count : (recentUnchanged.count == 3 ? recentUnchanged.min()! : 0)
         if staticPrefixes.isEmpty || stable > staticPrefixes.last!.nodes.count {
             if staticPrefixes.count >= 2 { staticPrefixes.removeFirst() }
             let nodes = snapshot.nodes.prefix(stable)
@@ -154,6 +160,9 @@ public final class FrameRenderer {
     // MARK: Images
 
     /// The loaded PNG for a snapshot's image path, or nil (with a warning, once) when it cannot be read.
+    /// Records a problem met while drawing (see `warnings`).
+    func warn(_ text: String) { warnings.append(text) }
+
     func image(atPath path: String) -> OpaquePointer? {
         if let cached = images[path] { return cached }
         let resolved = resolvedImagePath(path)

@@ -45,7 +45,7 @@ extension FrameRenderer {
         guard node.hueRotation == 0, node.blur <= 0, node.shadow == nil, node.mask == nil else { return false }
         switch node.content {
         case .shape(let shape): return shape.fill == nil || shape.stroke == nil
-        case .text, .image: return true
+        case .text, .image, .lottie: return true
         case .group, .particles: return false
         }
     }
@@ -62,6 +62,8 @@ extension FrameRenderer {
             drawParticles(particles, alpha: alpha, in: cr)
         case .image(let image):
             drawImage(image, alpha: alpha, in: cr)
+        case .lottie(let lottie):
+            drawLottie(lottie, alpha: alpha, in: cr)
         }
     }
 
@@ -236,6 +238,8 @@ extension FrameRenderer {
             return box
         case .image(let image):
             return BoundingBox(image.rect).nonEmptyBox
+        case .lottie(let lottie):
+            return BoundingBox(lottie.rect).nonEmptyBox
         }
     }
 }
@@ -243,7 +247,7 @@ extension FrameRenderer {
 extension SnapshotContent {
     var containsImage: Bool {
         switch self {
-        case .image: true
+        case .image, .lottie: true
         case .group(let children): children.contains { $0.content.containsImage }
         case .shape, .text, .particles: false
         }

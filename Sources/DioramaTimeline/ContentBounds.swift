@@ -21,6 +21,7 @@ enum ContentBounds {
             return Rect(x: e.position.x - e.positionRange.width, y: e.position.y - e.positionRange.height,
                         width: 2 * e.positionRange.width, height: 2 * e.positionRange.height)
         case .image(let image): return image.rect
+        case .lottie(let lottie): return lottie.rect
         }
     }
 

@@ -81,6 +81,12 @@ extension CueSchedule {
             guard let time = scene.firstTaps[node] else { return [] }
             let sceneTime = time + offset
             return sceneTime >= .zero && sceneTime < scene.duration ? [(sceneTime, .tap(node: node, time: time))] : []
+        case .lottie(let nodeID, let event):
+            guard case .lottie(let lottie)? = scene.node(withID: nodeID)?.content,
+                  let frame = lottie.frame(of: event) else { return [] }
+            return LottieTiming(lottie).appearances(of: frame, from: -offset, before: scene.duration - offset).map { time, iteration in
+                (time + offset, .lottie(node: nodeID, event: event, frame: frame, iteration: iteration))
+            }
         }
     }
 

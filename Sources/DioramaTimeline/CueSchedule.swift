@@ -12,6 +12,8 @@ public struct CueFiring: Sendable, Equatable {
         case marker(name: String, time: Rational)
         /// The first tap on a node in this visit of the scene, and its scene time in seconds.
         case tap(node: String, time: Rational)
+        /// A Lottie node's marker or frame appearing; `frame` is the file's frame number, `iteration` 0-based.
+        case lottie(node: String, event: LottieEvent, frame: Int, iteration: Int)
     }
 
     /// Index of the scene in the playlist.

@@ -51,6 +51,8 @@ enum HitTester {
             return shapeContains(shape, local, tolerance: tolerance) ? node.id.map { [$0] } ?? [] : nil
         case .image(let image):
             return image.rect.standardized.contains(local) ? node.id.map { [$0] } ?? [] : nil
+        case .lottie(let lottie):
+            return lottie.rect.standardized.contains(local) ? node.id.map { [$0] } ?? [] : nil
         case .text:
             return node.bounds.standardized.contains(local) ? node.id.map { [$0] } ?? [] : nil
         case .particles:

@@ -101,6 +101,9 @@ struct EvaluationContext {
                 image.sprite = sprite
             }
             content = .image(image)
+        case .lottie(let lottie, let timing):
+            content = .lottie(LottieSnapshot(path: lottie.path, rect: lottie.rect, frame: timing.frame(at: time),
+                                             inPoint: lottie.animation.inPoint))
         }
         return NodeSnapshot(id: plan.id, transform: Self.transform(style, frame: plan.anchorFrame), bounds: plan.anchorFrame,
                             opacity: style.opacity, hueRotation: style.hueRotation, blur: style.blur,

@@ -24,6 +24,7 @@ struct NodePlan: Sendable {
         case text(TextContent)
         case emitter(ParticleField)
         case image(ImageContent)
+        case lottie(LottieContent, LottieTiming)
     }
 
     let id: String?
@@ -58,6 +59,7 @@ struct NodePlan: Sendable {
         case .text(let text): content = .text(text)
         case .emitter(let emitter): content = .emitter(ParticleField(emitter))
         case .image(let image): content = .image(image)
+        case .lottie(let lottie): content = .lottie(lottie, LottieTiming(lottie))
         }
         let anchorFrame = node.frame ?? ContentBounds.of(node.content, children: childFrames)
         self.anchorFrame = anchorFrame
@@ -83,7 +85,7 @@ struct NodePlan: Sendable {
         guard channels.isEmpty else { return false }
         switch content {
         case .group(let children): return children.allSatisfy { $0.constantSnapshot != nil }
-        case .text, .emitter: return false
+        case .text, .emitter, .lottie: return false
         case .rect, .ellipse, .path, .wave, .image: return true
         }
     }

@@ -67,6 +67,7 @@ public enum SnapshotContent: Sendable, Equatable {
     case text(TextSnapshot)
     case particles(ParticlesSnapshot)
     case image(ImageContent)
+    case lottie(LottieSnapshot)
 }
 
 /// Outline geometry in the node's own coordinates.

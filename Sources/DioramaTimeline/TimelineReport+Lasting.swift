@@ -160,6 +160,11 @@ extension TimelineReport {
             text = "marker \(name)"
         case .tap(let node, let time):
             text = "tap \(node) at \(seconds(time))"
+        case .lottie(let node, let event, let frame, let iteration):
+            switch event {
+            case .marker(let name): text = "\(node) marker \(name) (frame \(frame)) #\(iteration)"
+            case .frame: text = "\(node) frame \(frame) #\(iteration)"
+            }
         }
         if offset != .zero { text += " \(offset > .zero ? "+" : "")\(seconds(offset)) s" }
         return text

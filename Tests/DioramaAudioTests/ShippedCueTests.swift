@@ -28,6 +28,11 @@ import Testing
         // The sails stand still for 2 s and creak as they start to turn; the near gull sets off after 4 s (its
         // flight's first keyframe); the lamps come on from 8 s over 1 s, a chime as they are fully lit at 9 s.
         "windmill": [("2", "creak"), ("4", "birds"), ("9", "chime")].map { (Rational(decimalLiteral: $0.0)!, $0.1) },
+        // The ball starts at 1 s and loops its 60 frames at 30 fps (2 s); its "impact" marker is frame 30, so it lands
+        // at 1 + 1 + 2k s: a click there, and a ding 0.05 s after each (the cue on frame 30), until the scene ends at 12.
+        "bounce": [2, 4, 6, 8, 10].flatMap { landing in
+            [(Rational(landing), "click"), (Rational(landing) + Rational(1, 20), "ding")]
+        },
     ]
 
     static func load() throws -> LoadedDocument { try DocumentLoader.load(path: scenesFile.path) }

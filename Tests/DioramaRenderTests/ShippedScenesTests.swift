@@ -26,6 +26,8 @@ import Testing
         ("elevator", 3.0, "en"), ("elevator", 9.0, "ja"), ("record-player", 1.0, "zh"), ("record-player", 9.0, "en"),
         ("kaleidoscope", 2.5, "en"),
         ("windmill", 3.0, "en"), ("windmill", 10.0, "zh"),
+        // The ball mid-fall, squashed on its first landing (frame 30 at 2 s), and rising inside the spreading ring.
+        ("bounce", 1.5, "en"), ("bounce", 2.0, "zh"), ("bounce", 2.6, "ja"),
     ]
 
     private func load() throws -> LoadedDocument {

@@ -207,7 +207,7 @@ extension DocumentDecoder {
         return valid && keyframes.count == elements.count ? keyframes : nil
     }
 
-    private func repeatCount(_ value: JSONValue, path: String) -> RepeatCount? {
+    func repeatCount(_ value: JSONValue, path: String) -> RepeatCount? {
         switch value.kind {
         case .string(let text):
             if text == "forever" { return .forever }

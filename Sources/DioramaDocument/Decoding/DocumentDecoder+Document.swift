@@ -300,6 +300,8 @@ extension DocumentDecoder {
                             hint: use.window)
                 }
             }
+        } else if bound, bindsLottieNode(fields, scope: scope) {
+            trigger = lottieTrigger(fields, use: use, scope: scope, sceneDuration: sceneDuration, offset: offset)
         } else if bound {
             trigger = animationTrigger(fields, use: use, scope: scope, sceneDuration: sceneDuration, offset: offset)
         } else {

@@ -141,6 +141,8 @@ extension DocumentDecoder {
             return decodeImageContent(fields, what: what, style: &style).map { .image($0) }
         case "component":
             return decodeInstance(fields, what: what, depth: depth, scope: &scope)
+        case "lottie":
+            return decodeLottie(fields, what: what)
         default:  // emitter
             guard let member = fields["particles"] else { return .emitter(Emitter()) }
             return decodeEmitter(member.value, path: fields.path("particles")).map { .emitter($0) }

@@ -12,6 +12,8 @@ enum DocumentKeys {
     /// A node's `"tap"`.
     static let tap = ["auto"]
     static let cueKeyframeEvent = ["keyframe"]
+    /// A cue's `"on"` when its `"node"` is a Lottie node.
+    static let lottieEvent = ["marker", "frame"]
     static let component = ["parameters", "node"]
     static let componentParameter = ["type", "default"]
     static let parameterReference = ["param"]
@@ -44,6 +46,7 @@ enum DocumentKeys {
         ("emitter", ["particles"]),
         ("image", ["path", "x", "y", "width", "height", "element", "sprite"]),
         ("component", ["component", "mirror", "parameters"]),
+        ("lottie", ["path", "x", "y", "width", "height", "delay", "speed", "segment", "repeat", "autoreverses"]),
     ]
 
     static let offset = ["x", "y"]

@@ -18,6 +18,8 @@ struct RenderBench: AsyncParsableCommand {
             steadiest figure for one frame: the best of many renders of the frame at S s.
             2. A gaussian blur of a 300x300 premultiplied region at radius 20, as drawn (reduced resolution) \
             and at full resolution.
+            With a Lottie node among the scenes timed: the first one's file rendered by rlottie alone and as a \
+            node filling a scene, at the same size (the node's overhead, next to the cost of one frame copy).
             3. A still SVG (media/art/windmill.svg beside the scenes file, when there) drawn full-frame: its \
             cost per frame once its raster is cached, a PNG of the same size, and its uncached first frame.
             4. Throughput of `diorama render` for the whole playlist at 30 fps, PNG encoding included, into \
@@ -139,6 +141,11 @@ struct RenderBench: AsyncParsableCommand {
                 let worst = cpu.indices.sorted { cpu[$0] > cpu[$1] }.prefix(slowest)
                 print("    slowest: " + worst.map { String(format: "%.2f s %.2f ms", Double($0) / frameRate, cpu[$0]) }.joined(separator: ", "))
             }
+        }
+
+        let timed = document.scenes.filter { self.scene.isEmpty || self.scene.contains($0.id) }
+        if let (path, lottie) = LottieBench.firstLottie(in: timed, baseDirectory: loaded.baseDirectory) {
+            try LottieBench.compare(path: path, content: lottie, width: width, height: height, passes: passes)
         }
 
         print("blur of a 300x300 region at radius 20 (ms, median of 200):")

@@ -38,7 +38,7 @@ final class FlatRenderer: SnapshotRendering {
             case .path:
                 return
             }
-        case .text, .particles, .image:
+        case .text, .particles, .image, .lottie:
             return
         }
     }

@@ -1,0 +1,96 @@
+// A `lottie` node: a Lottie JSON animation played inside a rectangle on the scene clock.
+
+/// What the timeline needs from a Lottie file, read in pure Swift by `LottieFileReader` when the document is
+/// decoded (rendering is rlottie's, in DioramaLottie).
+public struct LottieAnimationInfo: Sendable, Equatable {
+    /// Frames per second (`fr`), exactly as written.
+    public var frameRate: Rational
+    /// The first frame (`ip`, rounded to a whole frame).
+    public var inPoint: Int
+    /// The frame the animation ends at (`op`, rounded), not shown: frames `inPoint..<outPoint` play.
+    public var outPoint: Int
+    /// The composition's size in its pixels (`w`, `h`).
+    public var width: Int
+    public var height: Int
+    /// Named frames (`markers`: `cm`, `tm`, `dr`), in file order.
+    public var markers: [LottieMarker]
+
+    public init(frameRate: Rational, inPoint: Int, outPoint: Int, width: Int, height: Int, markers: [LottieMarker] = []) {
+        self.frameRate = frameRate
+        self.inPoint = inPoint
+        self.outPoint = outPoint
+        self.width = width
+        self.height = height
+        self.markers = markers
+    }
+
+    public func marker(named name: String) -> LottieMarker? {
+        markers.first { $0.name == name }
+    }
+}
+
+/// A named frame of a Lottie file, with the frames it spans (its `dr`, 0 for a single moment).
+public struct LottieMarker: Sendable, Equatable {
+    public var name: String
+    /// The file's own frame number (`tm`).
+    public var frame: Int
+    /// Frames (`dr`).
+    public var duration: Int
+
+    public init(name: String, frame: Int, duration: Int = 0) {
+        self.name = name
+        self.frame = frame
+        self.duration = duration
+    }
+}
+
+/// How a Lottie node plays its file on the scene clock, with the same rules as an animation's timing.
+///
+/// The segment's frames `frames.lowerBound..<frames.upperBound` (the file's frame numbers) make one iteration of
+/// `n = frames.count` frames lasting `n / (frameRate × speed)` seconds. Frame `frames.lowerBound + k` of a forward
+/// iteration appears at `start + k / (frameRate × speed)` and stays until the next one appears (floor). With
+/// `autoreverses`, odd iterations show the frames backwards, last first. Before `delay` the first frame shows;
+/// after the last iteration the frame it ended on stays.
+public struct LottiePlayback: Sendable, Equatable {
+    /// Scene seconds before the first iteration, exactly as written.
+    public var delay: Rational
+    /// Playback rate (> 0).
+    public var speed: Rational
+    /// The frames one iteration plays, in the file's frame numbers; the whole file (`inPoint..<outPoint`) by default.
+    public var frames: Range<Int>
+    public var repeatCount: RepeatCount
+    public var autoreverses: Bool
+
+    public init(delay: Rational = .zero, speed: Rational = .one, frames: Range<Int>, repeatCount: RepeatCount = .count(1),
+                autoreverses: Bool = false) {
+        self.delay = delay
+        self.speed = speed
+        self.frames = frames
+        self.repeatCount = repeatCount
+        self.autoreverses = autoreverses
+    }
+}
+
+public struct LottieContent: Sendable, Equatable {
+    /// The Lottie JSON file, relative to the scenes file.
+    public var path: String
+    /// Where it plays, in the node's coordinates: the composition is scaled to fit, keeping its aspect ratio, centred.
+    public var rect: Rect
+    public var animation: LottieAnimationInfo
+    public var playback: LottiePlayback
+
+    public init(path: String, rect: Rect, animation: LottieAnimationInfo, playback: LottiePlayback? = nil) {
+        self.path = path
+        self.rect = rect
+        self.animation = animation
+        self.playback = playback ?? LottiePlayback(frames: animation.inPoint..<animation.outPoint)
+    }
+}
+
+/// A moment of a Lottie node that a cue can be bound to: `"on": { "marker": NAME }` or `"on": { "frame": N }`.
+public enum LottieEvent: Sendable, Equatable, Hashable {
+    /// Each time the marker's frame appears.
+    case marker(String)
+    /// Each time this frame (the file's frame number) appears.
+    case frame(Int)
+}
