@@ -26,12 +26,14 @@ let package = Package(
         .target(name: "DioramaPlayer", dependencies: ["DioramaRender", "DioramaAudio", "CSDL", "CDioramaShims"]),
         // Pure Swift DSP: the recipes of the project's own sounds, which `diorama synthesize-media` writes to media/.
         .target(name: "DioramaSynthesis", dependencies: ["DioramaTimeline"]),
+        // Headless timing tests of a playlist: its cues heard on their samples, expected values, golden frames.
+        .target(name: "DioramaVerify", dependencies: ["DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaMixer", "DioramaAudio"]),
         // The command line; its Bench/ folder holds every benchmark `diorama bench` runs.
         .executableTarget(
             name: "diorama",
             dependencies: [
                 "DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaMixer", "DioramaAudio", "DioramaPlayer",
-                "DioramaSynthesis",
+                "DioramaSynthesis", "DioramaVerify",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -55,6 +57,7 @@ let package = Package(
         .testTarget(name: "DioramaAudioTests", dependencies: ["DioramaAudio", "DioramaTimeline", "DioramaSynthesis", "DioramaTestSupport"]),
         .testTarget(name: "DioramaSynthesisTests", dependencies: ["DioramaSynthesis", "DioramaAudio", "DioramaTestSupport"]),
         .testTarget(name: "DioramaPlayerTests", dependencies: ["DioramaPlayer", "DioramaTestSupport"]),
+        .testTarget(name: "DioramaVerifyTests", dependencies: ["DioramaVerify", "DioramaAudio", "DioramaMixer", "DioramaTestSupport"]),
         .testTarget(name: "DioramaCLITests", dependencies: ["DioramaTestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
