@@ -73,7 +73,12 @@ public struct Expectations: Sendable {
         var reader = ExpectationsReader(file: path, document: document,
                                         directory: URL(fileURLWithPath: path).deletingLastPathComponent())
         let items = reader.read(root)
-        if !reader.diagnostics.isEmpty { throw DocumentLoadError(diagnostics: reader.diagnostics) }
+        if !reader.diagnostics.isEmpty {
+            // In file order, as `diorama check` prints a scenes file's problems.
+            throw DocumentLoadError(diagnostics: reader.diagnostics.enumerated().sorted {
+                ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
+            }.map(\.element))
+        }
         return Expectations(items: items, path: path)
     }
 }

@@ -60,7 +60,7 @@ import Testing
             let failures = checks.filter { !$0.passed }
             #expect(failures.count == 1, "\(failures.map(\.line))")
             #expect(failures.first?.line == "FAIL  pond: cue 0 \"ding\" (bell) firing 1 starts on its sample: expected sample 24000 "
-                    + "(scene 0.5000 s), found sample \(24_000 + shift) (scene \(shift > 0 ? "0.5000" : "0.5000") s): 1 sample \(word)")
+                    + "(scene 0.5000 s), found sample \(24_000 + shift) (scene 0.5000 s): 1 sample \(word)")
         }
     }
 
