@@ -30,12 +30,14 @@ let package = Package(
         .target(name: "DioramaPlayer", dependencies: ["DioramaRender", "DioramaAudio", "CSDL", "CDioramaShims"]),
         // Pure Swift DSP: the recipes of the project's own sounds, which `diorama synthesize-media` writes to media/.
         .target(name: "DioramaSynthesis", dependencies: ["DioramaTimeline"]),
+        // Headless timing tests of a playlist: its cues heard on their samples, expected values, golden frames.
+        .target(name: "DioramaVerify", dependencies: ["DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaMixer", "DioramaAudio"]),
         // The command line; its Bench/ folder holds every benchmark `diorama bench` runs.
         .executableTarget(
             name: "diorama",
             dependencies: [
                 "DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaVectorArt", "DioramaMixer", "DioramaAudio", "DioramaPlayer",
-                "DioramaSynthesis", "DioramaLottie",
+                "DioramaSynthesis", "DioramaLottie", "DioramaVerify",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -62,6 +64,7 @@ let package = Package(
         .testTarget(name: "DioramaAudioTests", dependencies: ["DioramaAudio", "DioramaTimeline", "DioramaSynthesis", "DioramaTestSupport"]),
         .testTarget(name: "DioramaSynthesisTests", dependencies: ["DioramaSynthesis", "DioramaAudio", "DioramaTestSupport"]),
         .testTarget(name: "DioramaPlayerTests", dependencies: ["DioramaPlayer", "DioramaTestSupport"]),
+        .testTarget(name: "DioramaVerifyTests", dependencies: ["DioramaVerify", "DioramaAudio", "DioramaMixer", "DioramaTestSupport"]),
         .testTarget(name: "DioramaCLITests", dependencies: ["DioramaTestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -15,6 +15,7 @@ struct Diorama: AsyncParsableCommand {
             Timeline.self,
             Render.self,
             SynthesizeMedia.self,
+            Verify.self,
             Bench.self,
         ]
     )

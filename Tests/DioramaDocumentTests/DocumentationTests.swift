@@ -157,6 +157,8 @@ import Testing
             if previous >= 0, lines[previous].hasPrefix("<!-- example: "), lines[previous].hasSuffix(" -->") {
                 marker = String(lines[previous].dropFirst("<!-- example: ".count).dropLast(" -->".count))
             }
+            // Expectations files of `diorama verify` (docs/VERIFY.md) are checked by DioramaVerifyTests.
+            if previous >= 0, lines[previous].hasPrefix("<!-- expectations: ") { continue }
             var example = Example(file: relativePath, line: start + 1, text: body.joined(separator: "\n"), definition: marker)
             if let marker, marker.hasPrefix("invalid ") {
                 example.definition = nil

@@ -21,8 +21,9 @@ private let countingAllocator: AllocateObject = { metadata, size, alignmentMask 
 ///
 /// It goes through the hook the Swift runtime keeps for Instruments (`_swift_allocObject`, switched
 /// on by `_swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly`); the hook
-/// forwards every call to the runtime's allocator, so other threads running meanwhile are unaffected.
-/// One caller at a time.
+/// forwards every call to the runtime's allocator. Switching it on also reroutes retains and releases, which
+/// threads running meanwhile can crash in (seen: a retain in another test's thread), so use it only in a test
+/// process running nothing else (see `renderDoesNotAllocate`).
 func heapAllocations(in body: () -> Void) -> Int? {
     guard let hookSymbol = dlsym(nil, "_swift_allocObject"),
           let switchSymbol = dlsym(nil, "_swift_enableSwizzlingOfAllocationAndRefCountingFunctions_forInstrumentsOnly")

@@ -1,0 +1,280 @@
+import DioramaAudio
+import DioramaDocument
+import DioramaMixer
+import DioramaTimeline
+import Foundation
+
+/// Proves from the offline mix that every scheduled cue is heard from its sample on, and that nothing else
+/// starts to sound.
+///
+/// Where a cue is heard: the mix around it is rendered twice through the real mixer, once as planned and once
+/// with that cue's voice at gain 0 (it still takes its voice, ducks the ambience, is stopped and stolen the
+/// same), and the first sample where the two differ is where it is heard. Everything else in the mix (beds,
+/// overlapping ringing cues, the limiter's state up to that sample) is the same in both, so the answer is
+/// exact whatever sounds around it. The cue should be heard on its scheduled sample plus its sound's leading
+/// silence (its first non-zero sample); samples quieter than `audibleFloor` before that may be lost under a
+/// louder bed. What is heard from there must also be its own sound: the difference correlates with the cue's
+/// sound over its first 20 ms.
+///
+/// Unscheduled sounds: the mix with every cue at gain 0 (the ambience as heard, ducked as it is) is searched
+/// for onsets (`OnsetDetector`); each must be a bed's start or an onset of the bed's own sound at that point
+/// of its loop. A click where a bed loops, or a sound no cue or bed schedules, is reported.
+public struct AudioVerification: Sendable {
+    public let audio: PlaylistAudio
+    public let schedule: CueSchedule
+    /// What is mixed: the audio's plan of the schedule unless given.
+    public let plan: AudioPlan
+    /// The sounds the mixer plays: the bank's unless given (a test can swap one).
+    public let mixedSounds: [MixerSound]
+
+    /// Contributions smaller than this (-120 dBFS) may be lost under a louder bed before a cue's onset.
+    public static let audibleFloor: Float = 1e-6
+    /// What is heard from a cue's onset must correlate with its sound at least this well.
+    public static let identityThreshold = 0.9
+    /// How far apart an onset of the ambience and an onset of its sound may be, in seconds.
+    public static let onsetTolerance = 0.01
+
+    public init(audio: PlaylistAudio, schedule: CueSchedule, plan: AudioPlan? = nil, mixedSounds: [MixerSound]? = nil) {
+        self.audio = audio
+        self.schedule = schedule
+        self.plan = plan ?? audio.plan(schedule)
+        self.mixedSounds = mixedSounds ?? audio.bank.sounds
+    }
+
+    private var sampleRate: Int { audio.sampleRate }
+
+    /// One check per cue firing that sounds, then one per scene that nothing unscheduled sounds in it; in scene order.
+    public func checks() -> [VerificationCheck] {
+        let commands = plan.commands
+        var startsByTag: [UInt32: [Int]] = [:]
+        for (index, command) in commands.enumerated() {
+            if case .start(let start) = command, AudioPlan.isCueTag(start.tag) { startsByTag[start.tag, default: []].append(index) }
+        }
+        var taken: [UInt32: Int] = [:]
+        var occurrences: [Int: [Int: Int]] = [:]
+        var cueChecks: [[VerificationCheck]] = Array(repeating: [], count: schedule.scenes.count)
+        var matched: [Int] = []
+        let rate = Rational(sampleRate)
+        for cue in schedule.cues {
+            let firing = cue.firing
+            let occurrence = (occurrences[firing.scene]?[firing.cue] ?? 0) + 1
+            occurrences[firing.scene, default: [:]][firing.cue] = occurrence
+            let name = Self.cueName(firing, in: audio.document) + " firing \(occurrence) starts on its sample"
+            guard let sound = audio.bank.index(of: firing.sound) else {
+                cueChecks[firing.scene].append(VerificationCheck(scene: firing.sceneID, name: name, passed: false,
+                    detail: "its sound \"\(firing.sound)\" did not load, so it is silent (diorama check says why)"))
+                continue
+            }
+            // As `PlaylistAudio.plan` does: a sound ended on the sample it starts on is not planned.
+            let span = schedule.scenes[firing.scene]
+            let sceneEnd = firing.endsWithScene ? span.endSample : .max
+            let end = firing.end.map { Int64(clamping: ((span.start + $0.sceneTime) * rate).ceiling) } ?? .max
+            let stopFrame = min(sceneEnd, end)
+            if stopFrame <= cue.sampleIndex { continue }
+            let tag = AudioPlan.cueTag(scene: firing.scene, cue: firing.cue)
+            let index = taken[tag, default: 0]
+            taken[tag] = index + 1
+            guard let starts = startsByTag[tag], index < starts.count else {
+                cueChecks[firing.scene].append(VerificationCheck(scene: firing.sceneID, name: name, passed: false,
+                    detail: "expected sample \(cue.sampleIndex) (scene \(sceneTime(cue.sampleIndex, span))), found none: the mix never plays it"))
+                continue
+            }
+            matched.append(starts[index])
+            cueChecks[firing.scene].append(checkOnset(cue, sound: sound, command: starts[index], stopFrame: stopFrame, name: name))
+        }
+        let unscheduled = unscheduledChecks(mutingCueStarts: matched)
+        return schedule.scenes.indices.flatMap { cueChecks[$0] + [unscheduled[$0]] }
+    }
+
+    /// `cue 0 "id" (bell)`.
+    static func cueName(_ firing: CueFiring, in document: Document) -> String {
+        "cue \(firing.cue)" + (firing.id.map { " \"\($0)\"" } ?? "") + " (\(firing.sound))"
+    }
+
+    private func sceneTime(_ sample: Int64, _ span: SceneSpan) -> String {
+        String(format: "%.4f s", Double(sample - span.startSample) / Double(sampleRate))
+    }
+
+    // MARK: Cue onsets
+
+    private func checkOnset(_ cue: ScheduledCue, sound: Int, command: Int, stopFrame: Int64, name: String) -> VerificationCheck {
+        let span = schedule.scenes[cue.firing.scene]
+        let samples = audio.bank.sounds[sound].interleavedSamples
+        guard case .start(let start) = plan.commands[command] else { preconditionFailure("a start command") }
+        let gains = constantPowerGains(pan: start.pan)
+        let gain = (left: start.gain * gains.left, right: start.gain * gains.right)
+        func contribution(_ frame: Int) -> Float {
+            max(abs(samples[2 * frame] * gain.left), abs(samples[2 * frame + 1] * gain.right))
+        }
+        let frameCount = samples.count / 2
+        guard let lead = (0..<frameCount).first(where: { contribution($0) != 0 }), cue.sampleIndex + Int64(lead) < stopFrame else {
+            return VerificationCheck(scene: cue.firing.sceneID, name: name, passed: true,
+                                     detail: "silent: its sound ends before any sample of it is heard")
+        }
+        let expected = cue.sampleIndex + Int64(lead)
+        var muted = plan.commands
+        muted[command] = Self.muted(start)
+        let identityFrames = sampleRate / 50
+        var spanStart = max(0, cue.sampleIndex - Int64(sampleRate / 4))
+        var spanEnd = expected + Int64(identityFrames + sampleRate / 4)
+        var found: Int64?
+        var heard: [Float] = [], silenced: [Float] = []
+        for attempt in 0..<3 {
+            heard = mix(plan.commands, spanStart..<spanEnd)
+            silenced = mix(muted, spanStart..<spanEnd)
+            let difference = Self.firstDifference(heard, silenced)
+            if let difference, difference == 0, spanStart > 0 {
+                // Already sounding when the span starts: render from the playlist's start to see where it began.
+                spanStart = 0
+                continue
+            }
+            if let difference { found = spanStart + Int64(difference); break }
+            if attempt == 0 { spanEnd = max(spanEnd, plan.endFrame) } else { break }
+        }
+        let expectedText = "sample \(expected) (scene \(sceneTime(expected, span)))"
+            + (lead > 0 ? ", its cue's \(cue.sampleIndex) plus \(lead) of its sound's leading silence" : "")
+        guard let found else {
+            return VerificationCheck(scene: cue.firing.sceneID, name: name, passed: false,
+                                     detail: "expected \(expectedText), found none: it is never heard")
+        }
+        let swallowed = found > expected && (lead..<min(frameCount, lead + Int(found - expected))).allSatisfy { contribution($0) < Self.audibleFloor }
+        guard found == expected || swallowed else {
+            let offset = found - expected
+            return VerificationCheck(scene: cue.firing.sceneID, name: name, passed: false,
+                detail: "expected \(expectedText), found sample \(found) (scene \(sceneTime(found, span))): "
+                    + "\(abs(offset)) sample\(abs(offset) == 1 ? "" : "s") \(offset > 0 ? "late" : "early")")
+        }
+        // What is heard is the cue's own sound, from where it should be in it.
+        let from = Int(found - spanStart), position = Int(found - cue.sampleIndex)
+        let count = min(identityFrames, heard.count / 2 - from, frameCount - position)
+        if count > 0, let correlation = Self.correlation(heard: heard, silenced: silenced, from: from,
+                                                         sound: samples, position: position, count: count),
+           correlation < Self.identityThreshold {
+            return VerificationCheck(scene: cue.firing.sceneID, name: name, passed: false,
+                detail: "heard from \(expectedText), but it is not its sound \"\(cue.firing.sound)\" "
+                    + String(format: "(correlation %.2f over its first 20 ms, at least %.2f expected)", correlation, Self.identityThreshold))
+        }
+        return VerificationCheck(scene: cue.firing.sceneID, name: name, passed: true, detail: expectedText)
+    }
+
+    static func muted(_ start: VoiceStart) -> MixerCommand {
+        var silent = start
+        silent.gain = 0
+        return .start(silent)
+    }
+
+    private func mix(_ commands: [MixerCommand], _ span: Range<Int64>) -> [Float] {
+        OfflineAudio.mix(plan: AudioPlan(commands: commands, endFrame: plan.endFrame), sounds: mixedSounds, span: span,
+                         configuration: MixerConfiguration(sampleRate: sampleRate))
+    }
+
+    /// The first frame where two interleaved stereo mixes differ, bit for bit.
+    static func firstDifference(_ a: [Float], _ b: [Float]) -> Int? {
+        let count = min(a.count, b.count)
+        var index = 0
+        while index < count {
+            if a[index] != b[index] { return index / 2 }
+            index += 1
+        }
+        return nil
+    }
+
+    /// The correlation of the cue's part of the mix with its sound, on the channel where the sound is louder;
+    /// nil when either is silent there.
+    static func correlation(heard: [Float], silenced: [Float], from: Int, sound: [Float], position: Int, count: Int) -> Double? {
+        var best: (energy: Double, correlation: Double)?
+        for channel in 0..<2 {
+            var product = 0.0, heardEnergy = 0.0, soundEnergy = 0.0
+            for k in 0..<count {
+                let part = Double(heard[2 * (from + k) + channel] - silenced[2 * (from + k) + channel])
+                let expected = Double(sound[2 * (position + k) + channel])
+                product += part * expected
+                heardEnergy += part * part
+                soundEnergy += expected * expected
+            }
+            guard soundEnergy > 1e-12 else { continue }
+            let correlation = heardEnergy > 0 ? product / (heardEnergy * soundEnergy).squareRoot() : 0
+            if soundEnergy > best?.energy ?? 0 { best = (soundEnergy, correlation) }
+        }
+        return best?.correlation
+    }
+
+    // MARK: Unscheduled sounds
+
+    /// A bed as the plan plays it: from its start to the end of its stop's fade.
+    private struct BedPlay {
+        var sound: Int
+        var start: Int64
+        var end: Int64
+    }
+
+    private func unscheduledChecks(mutingCueStarts matched: [Int]) -> [VerificationCheck] {
+        var commands = plan.commands
+        for index in matched {
+            if case .start(let start) = commands[index] { commands[index] = Self.muted(start) }
+        }
+        let ambience = mix(commands, 0..<plan.endFrame)
+        var beds: [BedPlay] = []
+        for (index, command) in commands.enumerated() {
+            guard case .start(let start) = command, !AudioPlan.isCueTag(start.tag), start.priority == .ambience else { continue }
+            var end = Int64.max
+            for later in commands[(index + 1)...] {
+                if case .stop(let tag, let frame, let fade) = later, tag == start.tag, frame >= start.frame {
+                    end = frame + Int64(fade)
+                    break
+                }
+            }
+            beds.append(BedPlay(sound: start.sound, start: start.frame, end: end))
+        }
+        let detector = OnsetDetector(sampleRate: sampleRate)
+        let tolerance = Int64(Self.onsetTolerance * Double(sampleRate))
+        var ownOnsets: [Int: [Int64]] = [:]
+        for sound in Set(beds.map(\.sound)) { ownOnsets[sound] = soundOnsets(sound, detector: detector, tolerance: tolerance) }
+        let onsets = detector.onsets(in: ambience).map(Int64.init)
+
+        return schedule.scenes.map { span in
+            let inScene = onsets.filter { $0 >= span.startSample && $0 < span.endSample }
+            var unexplained: [(frame: Int64, loopSeam: String?)] = []
+            for onset in inScene {
+                var explained = false
+                var seam: String?
+                for bed in beds where bed.start - tolerance <= onset && onset < bed.end {
+                    if abs(onset - bed.start) <= tolerance { explained = true; break }
+                    let length = Int64(mixedSounds.indices.contains(bed.sound) ? mixedSounds[bed.sound].frameCount : 0)
+                    guard length > 0 else { continue }
+                    let position = (onset - bed.start) % length
+                    if (ownOnsets[bed.sound] ?? []).contains(where: { own in
+                        let distance = abs(own - position)
+                        return min(distance, length - distance) <= tolerance
+                    }) { explained = true; break }
+                    if min(position, length - position) <= tolerance { seam = audio.bank.sounds[bed.sound].name }
+                }
+                if !explained { unexplained.append((onset, seam)) }
+            }
+            let name = "nothing unscheduled sounds"
+            guard let first = unexplained.first else {
+                return VerificationCheck(scene: span.id, name: name, passed: true,
+                    detail: inScene.isEmpty ? "no onset besides the cues" : "\(inScene.count) onset\(inScene.count == 1 ? "" : "s") besides the cues, each the ambience's own")
+            }
+            var detail = "unscheduled sound at sample \(first.frame) (scene \(sceneTime(first.frame, span)))"
+            if let seam = first.loopSeam { detail += ", where the ambience \"\(seam)\" loops: its end does not join its start" }
+            if unexplained.count > 1 {
+                detail += "; also at " + unexplained.dropFirst().prefix(4).map { "\($0.frame) (scene \(sceneTime($0.frame, span)))" }.joined(separator: ", ")
+                if unexplained.count > 5 { detail += " and \(unexplained.count - 5) more" }
+            }
+            return VerificationCheck(scene: span.id, name: name, passed: false, detail: detail)
+        }
+    }
+
+    /// Where the bank's sound `sound` has onsets of its own, in frames from its start, as it sounds looping (its
+    /// second time through, so each is heard after the sound itself and not after silence). An onset at the loop
+    /// point is left out: there the sound restarts, and a click there is the loop's, not the sound's.
+    private func soundOnsets(_ sound: Int, detector: OnsetDetector, tolerance: Int64) -> [Int64] {
+        let samples = audio.bank.sounds[sound].interleavedSamples
+        let length = Int64(samples.count / 2)
+        guard length > 0 else { return [] }
+        let twice = samples + samples
+        return detector.onsets(in: twice).map { Int64($0) }.filter { $0 >= length }.map { $0 - length }
+            .filter { min($0, length - $0) > tolerance }
+    }
+}

@@ -1,0 +1,72 @@
+import ArgumentParser
+import DioramaDocument
+import DioramaVerify
+import Foundation
+
+struct Verify: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Prove the playlist's timing headless: every cue heard on its sample, and the file's own expectations.",
+        discussion: """
+            Mixes the playlist offline and checks, scene by scene, that every cue is heard from its \
+            scheduled sample on (plus its sound's leading silence) and is its own sound, and that \
+            nothing else starts to sound (a click where an ambience loops, a sound nobody scheduled). \
+            Then checks the expectations file: property values, golden frames and cue counts \
+            (docs/VERIFY.md). Prints one line per check and a summary such as `12 passed, 0 failed`.
+
+            The expectations are read from --expect, else from the file beside FILE named like it \
+            with .verify.json (scenes.json -> scenes.verify.json) when there is one. A failing \
+            golden frame writes NAME-actual.png and NAME-diff.png beside the golden.
+
+            Exit status: 0 when every check passes, 1 when one fails, 2 when FILE or the \
+            expectations file does not load (located errors, as `diorama check` prints them).
+
+            Examples:
+              diorama verify
+              diorama verify scenes.json --junit verify-report.xml
+              diorama verify my-scenes.json --expect timing.verify.json
+            """
+    )
+
+    @Argument(help: "The scenes file.")
+    var file: String = "scenes.json"
+
+    @Option(help: "The expectations file (default: FILE's name with .verify.json, when it exists).")
+    var expect: String?
+
+    @Option(help: "Also write a JUnit XML report (one testcase per check) to this file, for CI systems.")
+    var junit: String?
+
+    @Flag(help: "Check only the expectations file, not the cues' sound.")
+    var skipAudio = false
+
+    func run() async throws {
+        let loaded = try loadDocumentOrExit(file)
+        let expectationsPath = expect ?? Expectations.defaultPath(besides: file)
+        var expectations: Expectations?
+        if let expectationsPath, expect != nil || FileManager.default.fileExists(atPath: expectationsPath) {
+            do {
+                expectations = try Expectations.load(path: expectationsPath, for: loaded.document)
+            } catch {
+                writeDiagnostics(error.diagnostics)
+                throw ExitCode(2)
+            }
+        }
+        let verifier = Verifier(loaded: loaded, expectations: expectations)
+        let result = verifier.run(audio: !skipAudio) { check in print(check.line) }
+        for warning in result.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        let summary = VerificationSummary(result.checks)
+        // No timing here: the same file gives the same output, for CI logs that are compared.
+        print(summary.line)
+        if let junit {
+            do {
+                try JUnitReport.xml(result.checks, suite: file, elapsedSeconds: result.elapsedSeconds)
+                    .write(toFile: junit, atomically: true, encoding: .utf8)
+            } catch {
+                FileHandle.standardError.write(Data("error: cannot write \(junit): \(error.localizedDescription)\n".utf8))
+                throw ExitCode(1)
+            }
+        }
+        if summary.failed > 0 { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,73 @@
+import DioramaTestSupport
+import Foundation
+import Testing
+
+@Suite struct VerifyCommandTests {
+    @Test func theShippedPlaylistPassesWithItsExpectations() throws {
+        let result = try DioramaCommand.run(["verify", "scenes.json"])
+        #expect(result.status == 0, "\(result.standardOutput)\n\(result.standardError)")
+        let lines = result.standardOutput.split(separator: "\n").map(String.init)
+        #expect(lines.contains("ok    ocean: at 1.2 s buoy-tilt rotation is 15 ± 0.001: found 15"), "the buoy at its extreme when the bell rings")
+        #expect(lines.contains { $0.hasPrefix("ok    ocean: cue 0 (bell) firing 1 starts on its sample: sample 57602 (scene 1.2000 s)") })
+        #expect(lines.contains("ok    record-player: nothing unscheduled sounds: no onset besides the cues"))
+        // Every check printed is one that passed, and the summary counts them all: one per cue firing, one per scene
+        // (nothing unscheduled) and one per expectation.
+        let checks = lines.filter { $0.hasPrefix("ok    ") || $0.hasPrefix("FAIL  ") }
+        #expect(checks.allSatisfy { $0.hasPrefix("ok    ") })
+        #expect(lines.last?.hasPrefix("\(checks.count) passed, 0 failed") == true, "\(lines.last ?? "")")
+        let timeline = try DioramaCommand.run(["timeline", "scenes.json", "--json"])
+        let schedule = try #require(try JSONSerialization.jsonObject(with: Data(timeline.standardOutput.utf8)) as? [String: Any])
+        let firings = try #require(schedule["cues"] as? [Any]).count, scenes = try #require(schedule["scenes"] as? [Any]).count
+        #expect(checks.count > firings + scenes, "\(checks.count) checks for \(firings) firings in \(scenes) scenes")
+    }
+
+    /// A copy of one shipped scene whose sounds are the repository's.
+    private func scenes(in folder: TemporaryFolder) throws -> String {
+        let media = DioramaCommand.repositoryRoot.appendingPathComponent("media").path
+        let json = """
+            { "canvas": { "width": 160, "height": 90, "background": "#102030" },
+              "sounds": { "bell": "\(media)/bell.flac", "surf": "\(media)/surf.flac" },
+              "scenes": [{ "id": "pond", "duration": 2, "ambience": [{ "sound": "surf" }],
+                "cues": [{ "id": "ding", "sound": "bell", "at": 0.5 }],
+                "nodes": [{ "type": "rect", "id": "disc", "x": 60, "y": 25, "width": 40, "height": 40, "fill": "#f0c040",
+                            "animations": [{ "property": "opacity", "from": 1, "to": 0, "duration": 2, "curve": "linear" }] }] }] }
+            """
+        try Data(json.utf8).write(to: folder.url.appendingPathComponent("pond.json"))
+        return folder.path("pond.json")
+    }
+
+    @Test func aFailingExpectationExitsOneAndIsListedInTheJUnitReport() throws {
+        let folder = try TemporaryFolder()
+        let scenes = try scenes(in: folder)
+        try Data(#"{ "expect": [{ "scene": "pond", "at": 1, "node": "disc", "property": "opacity", "value": 0.4 }, { "scene": "pond", "cue": "ding", "fires": 1 }] }"#.utf8)
+            .write(to: folder.url.appendingPathComponent("pond.verify.json"))
+        let report = folder.path("report.xml")
+        let result = try DioramaCommand.run(["verify", scenes, "--junit", report])
+        #expect(result.status == 1, "\(result.standardOutput)\n\(result.standardError)")
+        #expect(result.standardOutput.contains("FAIL  pond: at 1 s disc opacity is 0.4 ± 0.001: expected 0.4, found 0.5 (off by 0.1)"))
+        #expect(result.standardOutput.contains("3 passed, 1 failed"))
+        let xml = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(xml.contains("<testsuites name=\"diorama verify \(scenes)\" tests=\"4\" failures=\"1\""))
+        #expect(xml.contains("<failure message=\"expected 0.4, found 0.5 (off by 0.1)\">"))
+    }
+
+    @Test func aBadExpectationsFileOrScenesFileExitsTwoWithLocatedErrors() throws {
+        let folder = try TemporaryFolder()
+        let scenes = try scenes(in: folder)
+        try Data("{ \"expect\": [\n  { \"scene\": \"pond\", \"cue\": \"dang\", \"fires\": 1 }\n] }".utf8).write(to: folder.url.appendingPathComponent("my.json"))
+        let bad = try DioramaCommand.run(["verify", scenes, "--expect", folder.path("my.json")])
+        #expect(bad.status == 2)
+        #expect(bad.standardError == "\(folder.path("my.json")):2:29: error: no cue with the id \"dang\" in the scene \"pond\" (at expect[0].cue)\n"
+                + "  hint: did you mean \"ding\"?\n")
+        #expect(bad.standardOutput.isEmpty, "no check runs")
+
+        let missing = try DioramaCommand.run(["verify", scenes, "--expect", folder.path("none.json")])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("no expectations file"))
+
+        try Data("{ \"scenes\": 3 }".utf8).write(to: folder.url.appendingPathComponent("broken.json"))
+        let broken = try DioramaCommand.run(["verify", folder.path("broken.json")])
+        #expect(broken.status == 2)
+        #expect(broken.standardError.contains("broken.json:1:"))
+    }
+}

@@ -1,0 +1,141 @@
+import DioramaAudio
+import DioramaDocument
+import DioramaMixer
+import DioramaTestSupport
+import DioramaTimeline
+@testable import DioramaVerify
+import Foundation
+import Testing
+
+/// The cues heard on their samples, and nothing unscheduled, proven from the offline mix of a small playlist.
+@Suite struct AudioVerificationTests {
+    let folder: TemporaryFolder
+
+    init() throws { folder = try VerifyFixtures.folder() }
+
+    private func audio(bed: String = "hum") throws -> (PlaylistAudio, CueSchedule) {
+        let loaded = try VerifyFixtures.load(VerifyFixtures.json(bed: bed), in: folder)
+        let audio = PlaylistAudio(document: loaded.document, directory: folder.url.path, sampleRate: VerifyFixtures.rate)
+        #expect(audio.warnings.isEmpty)
+        return (audio, CueSchedule(document: loaded.document, sampleRate: VerifyFixtures.rate))
+    }
+
+    @Test func aPlaylistAsPlannedPasses() throws {
+        let (audio, schedule) = try audio()
+        let checks = AudioVerification(audio: audio, schedule: schedule).checks()
+        #expect(checks.allSatisfy { $0.passed }, "\(checks.filter { !$0.passed }.map(\.line))")
+        // Four firings (the turns end at 2 s) and the scene's unscheduled-sound check.
+        #expect(checks.count == 5)
+        #expect(checks[0].name == "cue 0 \"ding\" (bell) firing 1 starts on its sample")
+        #expect(checks[0].detail == "sample 24000 (scene 0.5000 s)")
+        #expect(checks[1].detail == "sample 28800 (scene 0.6000 s)", "rings over the first, panned")
+        #expect(checks.map(\.detail).contains("sample 124800 (scene 2.6000 s), its cue's 120000 plus 4800 of its sound's leading silence"),
+                "a sound that starts with silence is heard from its first non-zero sample")
+        #expect(checks.last?.name == "nothing unscheduled sounds")
+    }
+
+    /// The plan with the start of the first cue matching `tag` edited.
+    private func plan(_ audio: PlaylistAudio, _ schedule: CueSchedule, editing occurrence: Int = 0,
+                      _ edit: (inout VoiceStart) -> Void) -> AudioPlan {
+        let plan = audio.plan(schedule)
+        var commands = plan.commands
+        var seen = 0
+        for (index, command) in commands.enumerated() {
+            guard case .start(var start) = command, AudioPlan.isCueTag(start.tag) else { continue }
+            if seen == occurrence {
+                edit(&start)
+                commands[index] = .start(start)
+                break
+            }
+            seen += 1
+        }
+        return AudioPlan(commands: commands, endFrame: plan.endFrame)
+    }
+
+    @Test func aCueMovedByOneSampleIsCaughtWithBothSamples() throws {
+        let (audio, schedule) = try audio()
+        for (shift, word) in [(Int64(1), "late"), (-1, "early")] {
+            let moved = plan(audio, schedule) { $0.frame += shift }
+            let checks = AudioVerification(audio: audio, schedule: schedule, plan: moved).checks()
+            let failures = checks.filter { !$0.passed }
+            #expect(failures.count == 1, "\(failures.map(\.line))")
+            #expect(failures.first?.line == "FAIL  pond: cue 0 \"ding\" (bell) firing 1 starts on its sample: expected sample 24000 "
+                    + "(scene 0.5000 s), found sample \(24_000 + shift) (scene 0.5000 s): 1 sample \(word)")
+        }
+    }
+
+    @Test func aCueUnderAnotherRingingSoundIsStillPlacedExactly() throws {
+        // The second bell starts while the first rings and ducks the bed: moved by one sample, it alone is caught.
+        let (audio, schedule) = try audio()
+        let moved = plan(audio, schedule, editing: 1) { $0.frame += 1 }
+        let failures = AudioVerification(audio: audio, schedule: schedule, plan: moved).checks().filter { !$0.passed }
+        #expect(failures.map(\.name) == ["cue 1 (bell) firing 1 starts on its sample"])
+        #expect(failures.first?.detail.contains("expected sample 28800") == true && failures.first?.detail.contains("found sample 28801") == true)
+    }
+
+    @Test func aBedThatStartsWithAClickIsCaughtWhereItLoops() throws {
+        let (audio, schedule) = try audio(bed: "clickhum")
+        let checks = AudioVerification(audio: audio, schedule: schedule).checks()
+        let failures = checks.filter { !$0.passed }
+        #expect(failures.count == 1)
+        let failure = try #require(failures.first)
+        #expect(failure.name == "nothing unscheduled sounds")
+        #expect(failure.detail.hasPrefix("unscheduled sound at sample 48000 (scene 1.0000 s), where the ambience \"clickhum\" loops"),
+                "\(failure.detail)")
+        #expect(failure.detail.contains("also at 96000 (scene 2.0000 s)"))
+        // The cues are still proven on their samples.
+        #expect(checks.filter { $0.name.contains("firing") }.allSatisfy { $0.passed })
+    }
+
+    @Test func aCueWhoseSoundWasReplacedIsCaught() throws {
+        let (audio, schedule) = try audio()
+        let bell = try #require(audio.bank.index(of: "bell")), noise = try #require(audio.bank.index(of: "noise"))
+        var sounds = audio.bank.sounds
+        sounds[bell] = sounds[noise]
+        let failures = AudioVerification(audio: audio, schedule: schedule, mixedSounds: sounds).checks().filter { !$0.passed }
+        #expect(failures.count == 3, "every bell firing: \(failures.map(\.line))")
+        #expect(failures.first?.detail.hasPrefix("heard from sample 24000 (scene 0.5000 s), but it is not its sound \"bell\"") == true,
+                "\(failures.first?.detail ?? "")")
+    }
+
+    @Test func aSoundNoCueSchedulesIsCaught() throws {
+        let (audio, schedule) = try audio()
+        let planned = audio.plan(schedule)
+        guard case .start(var extra) = planned.commands.first(where: {
+            if case .start(let start) = $0 { return AudioPlan.isCueTag(start.tag) } else { return false }
+        }) else { Issue.record("no cue start"); return }
+        extra.frame = 84_000
+        let commands = (planned.commands + [.start(extra)]).sorted { AudioPlan.frame(of: $0) < AudioPlan.frame(of: $1) }
+        let checks = AudioVerification(audio: audio, schedule: schedule, plan: AudioPlan(commands: commands, endFrame: planned.endFrame)).checks()
+        let failures = checks.filter { !$0.passed }
+        #expect(failures.map(\.name) == ["nothing unscheduled sounds"])
+        #expect(failures.first?.detail.hasPrefix("unscheduled sound at sample 84000 (scene 1.7500 s)") == true, "\(failures.first?.detail ?? "")")
+    }
+
+    @Test func aCueTheMixNeverPlaysIsCaught() throws {
+        let (audio, schedule) = try audio()
+        let planned = audio.plan(schedule)
+        var dropped = false
+        let commands = planned.commands.filter { command in
+            guard !dropped, case .start(let start) = command, start.tag == AudioPlan.cueTag(scene: 0, cue: 3) else { return true }
+            dropped = true
+            return false
+        }
+        let failures = AudioVerification(audio: audio, schedule: schedule, plan: AudioPlan(commands: commands, endFrame: planned.endFrame))
+            .checks().filter { !$0.passed }
+        #expect(failures.map(\.detail) == ["expected sample 120000 (scene 2.5000 s), found none: the mix never plays it"])
+    }
+
+    @Test func onsetsAreFoundInASteadyBedOnlyWhereSomethingStarts() {
+        var samples = [Float](repeating: 0, count: 2 * 48_000)
+        for frame in 0..<48_000 {
+            let value = Float(0.2 * sin(2 * Double.pi * 220 * Double(frame) / 48_000))
+            samples[2 * frame] = value
+            samples[2 * frame + 1] = value
+        }
+        let detector = OnsetDetector(sampleRate: 48_000)
+        #expect(detector.onsets(in: samples, frames: 1000..<48_000).isEmpty, "a steady tone has no onset")
+        samples[2 * 30_000] += 0.5
+        #expect(detector.onsets(in: samples, frames: 1000..<48_000) == [30_000])
+    }
+}
