@@ -82,10 +82,34 @@ public final class VectorArtRasterCache {
         draw(cr)
         cairo_destroy(cr)
         cairo_surface_flush(surface)
-        let raster = Raster(surface: surface, ink: Self.inkBounds(of: surface))
+        let raster = Raster(surface: Self.opaqueCopyIfOpaque(surface), ink: Self.inkBounds(of: surface))
+        if raster.surface != surface { cairo_surface_destroy(surface) }
         entries[key] = (raster, clock)
         byteCount += key.byteCount
         return raster
+    }
+
+    /// An RGB24 copy of a raster whose every pixel is opaque (a whole illustration with its sky), else the raster
+    /// itself: cairo composites an opaque source as a copy, where an ARGB32 one is blended pixel by pixel (a
+    /// full-frame drawing cost 0.22 ms a frame against 0.14 ms for the same picture as an opaque PNG).
+    static func opaqueCopyIfOpaque(_ surface: OpaquePointer) -> OpaquePointer {
+        let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        guard let data = cairo_image_surface_get_data(surface) else { return surface }
+        let pixels = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self)
+        for y in 0..<height {
+            let row = pixels + y * (stride / 4)
+            for x in 0..<width where row[x] >> 24 != 0xFF { return surface }
+        }
+        let opaque = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))!
+        guard cairo_image_surface_get_stride(opaque) == Int32(stride), let target = cairo_image_surface_get_data(opaque) else {
+            cairo_surface_destroy(opaque)
+            return surface
+        }
+        cairo_surface_flush(opaque)
+        memcpy(target, data, stride * height)
+        cairo_surface_mark_dirty(opaque)
+        return opaque
     }
 
     /// The smallest pixel rectangle holding every pixel with alpha; empty (0 × 0) when there is none.
