@@ -24,6 +24,8 @@ let package = Package(
         .target(name: "DioramaAudio", dependencies: ["DioramaTimeline", "DioramaMixer", "CSndfile", "CSampleRate", "CAlsa", "CDioramaShims"]),
         // SDL2: the window, the story-viewer interface, live reload.
         .target(name: "DioramaPlayer", dependencies: ["DioramaRender", "DioramaAudio", "CSDL", "CDioramaShims"]),
+        // The ffmpeg program (a child process fed through pipes): frames from the renderer and the offline mix become MP4, WebM or GIF.
+        .target(name: "DioramaExport", dependencies: ["DioramaRender", "DioramaAudio"]),
         // Pure Swift DSP: the recipes of the project's own sounds, which `diorama synthesize-media` writes to media/.
         .target(name: "DioramaSynthesis", dependencies: ["DioramaTimeline"]),
         // The command line; its Bench/ folder holds every benchmark `diorama bench` runs.
@@ -31,7 +33,7 @@ let package = Package(
             name: "diorama",
             dependencies: [
                 "DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaMixer", "DioramaAudio", "DioramaPlayer",
-                "DioramaSynthesis",
+                "DioramaSynthesis", "DioramaExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
