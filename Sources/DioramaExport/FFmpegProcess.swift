@@ -7,8 +7,9 @@ import Glibc
 /// The `ffmpeg` program run as a child process, fed through pipes it reads as `pipe:3`, `pipe:4`, ...
 ///
 /// Its standard input is /dev/null (so it never waits for keys), its standard output is discarded and its
-/// standard error is kept: the last lines are what a failure reports. It stays in our process group, so a
-/// Ctrl-C at a terminal reaches it too; signals we ignore are reset to their defaults in it.
+/// standard error is kept: the last lines are what a failure reports. It runs in a process group of its own, so a
+/// Ctrl-C at a terminal reaches only us and we decide what becomes of it (it is killed and its file removed);
+/// signals we ignore are reset to their defaults in it.
 final class FFmpegProcess: Sendable {
     let pid: pid_t
     /// The write ends of the input pipes, in the order of `inputCount` (input k is `pipe:(3 + k)`).
@@ -73,7 +74,8 @@ final class FFmpegProcess: Sendable {
         sigemptyset(&mask)
         posix_spawnattr_setsigdefault(&attributes, &defaults)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
 
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import DioramaDocument
 import DioramaExport
-import Dispatch
 import Foundation
 import Synchronization
 
@@ -79,8 +78,7 @@ struct Export: ParsableCommand {
             throw ExitCode(2)
         }
         let cancellation = ExportCancellation()
-        let interrupts = Self.forwardInterrupts(to: cancellation)
-        defer { interrupts.forEach { $0.cancel() } }
+        Self.forwardInterrupts(to: cancellation)
 
         let progress = ExportProgressPrinter(request: request, destination: out, terminal: isatty(STDERR_FILENO) == 1)
         let report: VideoExportReport
@@ -178,17 +176,30 @@ struct Export: ParsableCommand {
         return (request, ffmpeg)
     }
 
-    /// Turns SIGINT and SIGTERM into a cancellation: the export stops ffmpeg and removes its partial file.
-    private static func forwardInterrupts(to cancellation: ExportCancellation) -> [any DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { cancellation.cancel() }
-            source.resume()
-            return source
+    /// Turns SIGINT and SIGTERM into a cancellation: the export kills ffmpeg and removes its partial file. The
+    /// handler only writes a byte into a pipe (all a signal handler may safely do); a thread reading it cancels.
+    private static func forwardInterrupts(to cancellation: ExportCancellation) {
+        let pipe = interruptPipe
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while read(pipe.read, &byte, 1) < 0 && errno == EINTR {}
+            cancellation.cancel()
+        }
+        for number in [SIGINT, SIGTERM] {
+            signal(number) { _ in
+                var byte: UInt8 = 1
+                _ = write(interruptPipe.write, &byte, 1)
+            }
         }
     }
 }
+
+/// The self-pipe of `Export.forwardInterrupts`: created before any handler can run.
+private let interruptPipe: (read: Int32, write: Int32) = {
+    var fds: [Int32] = [-1, -1]
+    _ = pipe(&fds)
+    return (fds[0], fds[1])
+}()
 
 /// Shows an export's progress on standard error: a bar with frames, rate and time left on a terminal; otherwise
 /// a line when ffmpeg starts and one per tenth of the frames.
