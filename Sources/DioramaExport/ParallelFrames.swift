@@ -17,7 +17,7 @@ public struct FramePosition: Sendable, Equatable {
 /// Renders frames on several threads, one `FrameRenderer` each (a renderer is not thread-safe), and hands them to
 /// one consumer in order. Threads take the next frame number as they come free; a fixed set of frame buffers
 /// bounds memory and keeps the renderers at most a few frames ahead of the consumer.
-final class ParallelFrames: @unchecked Sendable {
+public final class ParallelFrames: @unchecked Sendable {
     private let condition = NSCondition()
     // Guarded by `condition`:
     private var nextToClaim = 0
@@ -42,8 +42,8 @@ final class ParallelFrames: @unchecked Sendable {
 
     /// Renders `frames` and calls `deliver` with each one's premultiplied BGRA pixels (rows of `width × 4` bytes), in
     /// order, on the calling thread. Returns the renderers' warnings (each once). Stops early when `deliver` throws.
-    static func render(_ frames: [FramePosition], document: Document, imageDirectory: URL, width: Int, height: Int,
-                       language: String, threads: Int,
+    public static func render(_ frames: [FramePosition], document: Document, imageDirectory: URL, width: Int, height: Int,
+                              language: String, threads: Int,
                        deliver: (Int, UnsafeRawBufferPointer) throws(VideoExportError) -> Void) throws(VideoExportError) -> [String] {
         let threads = max(1, min(threads, frames.count))
         let pipeline = ParallelFrames(threads: threads, frameBytes: width * height * 4)
