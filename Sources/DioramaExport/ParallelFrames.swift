@@ -40,19 +40,19 @@ public final class ParallelFrames: @unchecked Sendable {
 
     deinit { buffers.forEach { $0.deallocate() } }
 
-    /// Renders `frames` and calls `deliver` with each one's premultiplied BGRA pixels (rows of `width × 4` bytes), in
-    /// order, on the calling thread. Returns the renderers' warnings (each once). Stops early when `deliver` throws.
+    /// Renders `frames` and calls `deliver` with each one's pixels in `pixelFormat`, in order, on the calling
+    /// thread. Returns the renderers' warnings (each once). Stops early when `deliver` throws.
     public static func render(_ frames: [FramePosition], document: Document, imageDirectory: URL, width: Int, height: Int,
-                              language: String, threads: Int,
+                              language: String, pixelFormat: VideoPixelFormat = .bgra, threads: Int,
                        deliver: (Int, UnsafeRawBufferPointer) throws(VideoExportError) -> Void) throws(VideoExportError) -> [String] {
         let threads = max(1, min(threads, frames.count))
-        let pipeline = ParallelFrames(threads: threads, frameBytes: width * height * 4)
+        let pipeline = ParallelFrames(threads: threads, frameBytes: pixelFormat.frameBytes(width: width, height: height))
         let finished = DispatchGroup()
         for _ in 0..<threads {
             finished.enter()
             Thread.detachNewThread {
                 pipeline.work(frames, document: document, imageDirectory: imageDirectory, width: width, height: height,
-                              language: language)
+                              language: language, pixelFormat: pixelFormat)
                 finished.leave()
             }
         }
@@ -71,10 +71,13 @@ public final class ParallelFrames: @unchecked Sendable {
     }
 
     private func work(_ frames: [FramePosition], document: Document, imageDirectory: URL, width: Int, height: Int,
-                      language: String) {
+                      language: String, pixelFormat: VideoPixelFormat) {
         let evaluator = SceneEvaluator(document: document)
         let renderer = FrameRenderer(imageDirectory: imageDirectory)
+        // Drawn pixels, when they are converted before delivery.
+        let drawing = pixelFormat == .bgra ? nil : UnsafeMutableRawPointer.allocate(byteCount: width * height * 4, alignment: 64)
         defer {
+            drawing?.deallocate()
             condition.withLock {
                 for warning in renderer.warnings where !warnings.contains(warning) { warnings.append(warning) }
                 running -= 1
@@ -96,7 +99,8 @@ public final class ParallelFrames: @unchecked Sendable {
             let snapshot = evaluator.snapshot(scene: position.scene, at: position.time.doubleValue, language: language)
             var problem: String?
             do {
-                try renderer.render(snapshot, into: pixels, width: width, height: height, stride: width * 4)
+                try renderer.render(snapshot, into: drawing ?? pixels, width: width, height: height, stride: width * 4)
+                if let drawing { YUVConversion.convert(bgra: drawing, width: width, height: height, into: pixels) }
             } catch {
                 problem = "cannot draw frame \(index): \(error)"
             }

@@ -102,24 +102,25 @@ public enum VideoExporter {
                                                             sampleRate: request.sampleRate) : nil
         if let audio { warnings += audio.warnings }
 
-        let video = videoInput(request)
+        let pixelFormat: VideoPixelFormat = request.format == .gif ? .bgra : .yuv420pBT709
+        let video = videoInput(request, pixelFormat: pixelFormat)
         let output: [String] = ["-f", request.format.muxer, temporary.path]
         switch request.format {
         case .mp4, .webm:
             let quality = request.quality ?? request.format.defaultQuality ?? 0
             let arguments = commonArguments + video + ["-f", "f32le", "-ar", String(request.sampleRate), "-ac", "2", "-i", "pipe:4"]
                 + request.format.encodingArguments(quality: quality) + output
-            warnings += try run(ffmpeg, arguments, request: request, audio: audio, pass: 1, passes: 1, cancellation: cancellation,
+            warnings += try run(ffmpeg, arguments, request: request, pixelFormat: pixelFormat, audio: audio, pass: 1, passes: 1, cancellation: cancellation,
                                 events: events)
         case .gif:
             // Pass 1 finds the 256 colours that serve the frames best; pass 2 maps every frame onto them.
             let first = commonArguments + video + ["-vf", "palettegen=stats_mode=diff", "-f", "image2", "-update", "1", palette.path]
-            warnings += try run(ffmpeg, first, request: request, audio: nil, pass: 1, passes: 2, cancellation: cancellation,
+            warnings += try run(ffmpeg, first, request: request, pixelFormat: pixelFormat, audio: nil, pass: 1, passes: 2, cancellation: cancellation,
                                 events: events)
             let second = commonArguments + video + ["-i", palette.path,
                                                     "-lavfi", "[0:v][1:v]paletteuse=dither=sierra2_4a:diff_mode=rectangle",
                                                     "-loop", "0"] + output
-            warnings += try run(ffmpeg, second, request: request, audio: nil, pass: 2, passes: 2, cancellation: cancellation,
+            warnings += try run(ffmpeg, second, request: request, pixelFormat: pixelFormat, audio: nil, pass: 2, passes: 2, cancellation: cancellation,
                                 events: events)
         }
         if cancellation.isCancelled { throw .cancelled }
@@ -144,15 +145,16 @@ public enum VideoExporter {
 
     private static let commonArguments = ["-hide_banner", "-nostdin", "-nostats", "-loglevel", "error", "-y"]
 
-    /// Raw frames on pipe 3: cairo's premultiplied ARGB32 is B, G, R, A in memory; the alpha is ignored, which
+    /// Raw frames on pipe 3. cairo's premultiplied ARGB32 is B, G, R, A in memory; the alpha is ignored, which
     /// shows any transparency over black, as the player's letterbox does.
-    private static func videoInput(_ request: VideoExportRequest) -> [String] {
-        ["-f", "rawvideo", "-pix_fmt", "bgr0", "-video_size", "\(request.width)x\(request.height)",
+    private static func videoInput(_ request: VideoExportRequest, pixelFormat: VideoPixelFormat) -> [String] {
+        ["-f", "rawvideo"] + pixelFormat.ffmpegArguments + ["-video_size", "\(request.width)x\(request.height)",
          "-framerate", "\(request.fps.numerator)/\(request.fps.denominator)", "-i", "pipe:3"]
     }
 
     /// One ffmpeg run: frames into pipe 3 from the calling thread, the mix (when `audio`) into pipe 4 from another.
-    private static func run(_ program: String, _ arguments: [String], request: VideoExportRequest, audio: PlaylistAudio?,
+    private static func run(_ program: String, _ arguments: [String], request: VideoExportRequest,
+                            pixelFormat: VideoPixelFormat, audio: PlaylistAudio?,
                             pass: Int, passes: Int, cancellation: ExportCancellation,
                             events: @escaping @Sendable (VideoExportEvent) -> Void) throws(VideoExportError) -> [String] {
         let process = try FFmpegProcess(program: program, arguments: arguments, inputCount: audio == nil ? 1 : 2)
@@ -192,7 +194,7 @@ public enum VideoExporter {
             warnings = try ParallelFrames.render(request.frames, document: request.document,
                                                  imageDirectory: URL(fileURLWithPath: request.baseDirectory, isDirectory: true),
                                                  width: request.width, height: request.height, language: request.language,
-                                                 threads: request.threads) { index, pixels throws(VideoExportError) in
+                                                 pixelFormat: pixelFormat, threads: request.threads) { index, pixels throws(VideoExportError) in
                 if cancellation.isCancelled { throw .cancelled }
                 try process.write(pixels, toInput: 0)
                 events(.progress(done: offset + index + 1, total: total))

@@ -60,12 +60,12 @@ public enum VideoFormat: String, Sendable, CaseIterable {
         case .mp4:
             // `veryfast` keeps x264 ahead of the renderer on a few cores; CRF holds the quality.
             ["-map", "0:v", "-map", "1:a",
-             "-c:v", "libx264", "-preset", "veryfast", "-crf", String(quality), "-pix_fmt", "yuv420p",
+             "-c:v", "libx264", "-preset", "veryfast", "-crf", String(quality),
              "-c:a", "aac", "-b:a", "192k", "-movflags", "+faststart"]
         case .webm:
             ["-map", "0:v", "-map", "1:a",
              "-c:v", "libvpx-vp9", "-crf", String(quality), "-b:v", "0", "-deadline", "realtime", "-cpu-used", "8",
-             "-row-mt", "1", "-pix_fmt", "yuv420p",
+             "-row-mt", "1",
              "-c:a", "libopus", "-b:a", "160k"]
         case .gif:
             []

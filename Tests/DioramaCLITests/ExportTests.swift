@@ -93,6 +93,36 @@ import Testing
         #expect(abs(onset - (Self.clickSample - 24_000)) <= 1, "the click starts at sample \(onset)")
     }
 
+    /// The pixel at (x, y) of the frame shown at `seconds`, as ffmpeg turns the file back into RGB.
+    static func decodedPixel(_ file: String, at seconds: Double, x: Int, y: Int, width: Int) throws -> [Int] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["ffmpeg", "-v", "error", "-nostdin", "-ss", String(seconds), "-i", file, "-frames:v", "1",
+                             "-f", "rawvideo", "-pix_fmt", "rgb24", "-"]
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let index = (y * width + x) * 3
+        guard data.count >= index + 3 else { return [] }
+        return data[index..<(index + 3)].map(Int.init)
+    }
+
+    @Test(arguments: ["mp4", "webm"])
+    func colorsComeBackAsDrawn(_ format: String) throws {
+        let folder = try TemporaryFolder()
+        let file = folder.path("colors.\(format)")
+        let result = try DioramaCommand.run(["export", Self.clickDocument, "--scene", "click", "--to", "1", "--size", "320x180",
+                                             "--out", file])
+        #expect(result.status == 0, "\(result.standardError)")
+        // The background #101820 and the circle #f0c040: the file says how its Y'CbCr turns back into RGB (BT.709).
+        for (x, y, color) in [(10, 10, [0x10, 0x18, 0x20]), (160, 90, [0xf0, 0xc0, 0x40]), (300, 170, [0x10, 0x18, 0x20])] {
+            let pixel = try Self.decodedPixel(file, at: 0.5, x: x, y: y, width: 320)
+            #expect(pixel.count == 3 && zip(pixel, color).allSatisfy { abs($0 - $1) <= 3 }, "(\(x), \(y)) is \(pixel), drawn \(color)")
+        }
+    }
+
     @Test func aSceneExportStartsAtTheScenesTimeAndWebMCarriesVP9AndOpus() throws {
         let folder = try TemporaryFolder()
         let file = folder.path("click.webm")
