@@ -102,7 +102,7 @@ public enum VideoExporter {
                                                             sampleRate: request.sampleRate) : nil
         if let audio { warnings += audio.warnings }
 
-        let pixelFormat: VideoPixelFormat = request.format == .gif ? .bgra : .yuv420pBT709
+        let pixelFormat = request.format.pixelFormat
         let video = videoInput(request, pixelFormat: pixelFormat)
         let output: [String] = ["-f", request.format.muxer, temporary.path]
         switch request.format {

@@ -51,6 +51,9 @@ public enum VideoFormat: String, Sendable, CaseIterable {
     /// Whether the codec needs even widths and heights (4:2:0 chroma is subsampled by two).
     public var needsEvenSize: Bool { self != .gif }
 
+    /// The pixels the encoder is fed: Y'CbCr made on the rendering threads, or RGB for the GIF palette.
+    public var pixelFormat: VideoPixelFormat { self == .gif ? .bgra : .yuv420pBT709 }
+
     /// ffmpeg's muxer name.
     var muxer: String { rawValue }
 

@@ -16,7 +16,7 @@ public enum VideoPixelFormat: Sendable {
     }
 
     /// ffmpeg's name for it, and the colour tags that say how to turn it back into RGB.
-    var ffmpegArguments: [String] {
+    public var ffmpegArguments: [String] {
         switch self {
         case .bgra: ["-pix_fmt", "bgr0"]
         case .yuv420pBT709: ["-pix_fmt", "yuv420p", "-color_range", "tv", "-colorspace", "bt709",

@@ -14,7 +14,8 @@ struct ExportBench: ParsableCommand {
             1. The export itself: the first --seconds of the playlist (default 60) at --size and --fps to a \
             temporary --format file, as diorama export writes it.
             2. Its parts on their own: rendering the same frames on all cores (frames thrown away) and on one \
-            core; ffmpeg encoding rendered frames it reads from a file (no rendering beside it); the offline mix.
+            core, with and without the conversion to the encoder's pixels; ffmpeg encoding such frames it \
+            reads from a file (no rendering beside it); the offline mix.
 
             Example:
               swift build -c release && .build/release/diorama bench export scenes.json
@@ -71,15 +72,18 @@ struct ExportBench: ParsableCommand {
         print(String(format: "export: %.2f s, %.1f fps: %.2fx real time (%.1f MB)", report.elapsedSeconds,
                      Double(frames.count) / report.elapsedSeconds, spanSeconds / report.elapsedSeconds, Double(bytes) / 1e6))
 
-        // 2. Rendering alone, on all threads and on one.
-        for count in Set([threads, 1]).sorted(by: >) {
-            let started = ContinuousClock.now
-            _ = try ParallelFrames.render(frames, document: timeline.document, imageDirectory: imageDirectory, width: width,
-                                          height: height, language: timeline.language, threads: count) { _, _ in }
-            let elapsed = AudioBenchmark.wallSeconds(ContinuousClock.now - started)
-            print(String(format: "rendering alone, %d thread%@: %.2f s, %.1f fps, %.2f ms per frame: %.2fx real time", count,
-                         count == 1 ? "" : "s", elapsed, Double(frames.count) / elapsed, 1000 * elapsed / Double(frames.count),
-                         spanSeconds / elapsed))
+        // 2. Rendering alone, on all threads and on one, as drawn and as the encoder takes it.
+        for pixelFormat in [VideoPixelFormat.bgra] + (format.pixelFormat == .bgra ? [] : [format.pixelFormat]) {
+            for count in Set([threads, 1]).sorted(by: >) {
+                let started = ContinuousClock.now
+                _ = try ParallelFrames.render(frames, document: timeline.document, imageDirectory: imageDirectory, width: width,
+                                              height: height, language: timeline.language, pixelFormat: pixelFormat,
+                                              threads: count) { _, _ in }
+                let elapsed = AudioBenchmark.wallSeconds(ContinuousClock.now - started)
+                print(String(format: "rendering alone%@, %d thread%@: %.2f s, %.1f fps, %.2f ms per frame: %.2fx real time",
+                             pixelFormat == .bgra ? "" : " + conversion to Y'CbCr 4:2:0", count, count == 1 ? "" : "s", elapsed,
+                             Double(frames.count) / elapsed, 1000 * elapsed / Double(frames.count), spanSeconds / elapsed))
+            }
         }
 
         // 3. ffmpeg encoding alone: a second of rendered frames in a file, read over and over.
@@ -88,16 +92,17 @@ struct ExportBench: ParsableCommand {
         _ = FileManager.default.createFile(atPath: raw.path, contents: nil)
         let handle = try FileHandle(forWritingTo: raw)
         _ = try ParallelFrames.render(sample, document: timeline.document, imageDirectory: imageDirectory, width: width,
-                                      height: height, language: timeline.language, threads: threads) { _, pixels in
+                                      height: height, language: timeline.language, pixelFormat: format.pixelFormat,
+                                      threads: threads) { _, pixels in
             handle.write(Data(pixels))
         }
         try handle.close()
         let loops = (frames.count + sample.count - 1) / sample.count
-        var arguments = ["-hide_banner", "-nostdin", "-v", "error", "-stream_loop", String(loops - 1), "-f", "rawvideo", "-pix_fmt", "bgr0",
-                         "-video_size", "\(width)x\(height)", "-framerate", "\(fps.numerator)/\(fps.denominator)", "-i", raw.path,
+        var arguments = ["-hide_banner", "-nostdin", "-v", "error", "-stream_loop", String(loops - 1), "-f", "rawvideo"]
+            + format.pixelFormat.ffmpegArguments + ["-video_size", "\(width)x\(height)", "-framerate", "\(fps.numerator)/\(fps.denominator)", "-i", raw.path,
                          "-frames:v", String(frames.count)]
         switch format {
-        case .mp4: arguments += ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20", "-pix_fmt", "yuv420p"]
+        case .mp4: arguments += ["-c:v", "libx264", "-preset", "veryfast", "-crf", "20"]
         case .webm: arguments += ["-c:v", "libvpx-vp9", "-crf", "32", "-b:v", "0", "-deadline", "realtime", "-cpu-used", "8", "-row-mt", "1"]
         case .gif: arguments += ["-vf", "palettegen=stats_mode=diff"]
         }
