@@ -12,8 +12,9 @@ struct Export: ParsableCommand {
             The format follows the file's extension, or --format: .mp4 is H.264 video with AAC sound, .webm VP9 \
             with Opus, .gif an animated GIF (no sound; its 256 colours come from a first pass over the frames). \
             Frame k shows the time FROM + k / FPS, as with diorama render; the sound is the same offline mix as \
-            render --audio, starting with the first frame, and the file lasts the span asked for. Times are \
-            playlist seconds, or scene seconds with --scene.
+            render --audio, starting with the first frame (in MP4 to the sample; WebM counts time in milliseconds), and the \
+            file lasts the span asked for (rounded up to a whole frame; a GIF's frame delays are whole \
+            hundredths of a second). Times are playlist seconds, or scene seconds with --scene.
 
             Frames are rendered on every core while ffmpeg (Debian package ffmpeg) encodes them. The video is \
             written under a hidden temporary name beside the file and renamed when ffmpeg has finished, so an \
@@ -24,8 +25,8 @@ struct Export: ParsableCommand {
 
             Examples:
               diorama export scenes.json --out show.mp4
-              diorama export --scene ocean --from 2 --to 8 --out ocean.webm --size 1920x1080 --quality 28
-              diorama export --scene flower --out flower.gif --size 480x270 --fps 15 --lang ja
+              diorama export --scene ocean --from 2 --to 8 --out ocean.webm --quality 28
+              diorama export --scene flower --out flower.gif --size 480x270 --fps 15
             """
     )
 
