@@ -28,6 +28,8 @@ let package = Package(
         .target(name: "DioramaAudio", dependencies: ["DioramaTimeline", "DioramaMixer", "CSndfile", "CSampleRate", "CAlsa", "CDioramaShims"]),
         // SDL2: the window, the story-viewer interface, live reload.
         .target(name: "DioramaPlayer", dependencies: ["DioramaRender", "DioramaAudio", "CSDL", "CDioramaShims"]),
+        // The ffmpeg program (a child process fed through pipes): frames from the renderer and the offline mix become MP4, WebM or GIF.
+        .target(name: "DioramaExport", dependencies: ["DioramaRender", "DioramaAudio"]),
         // Pure Swift DSP: the recipes of the project's own sounds, which `diorama synthesize-media` writes to media/.
         .target(name: "DioramaSynthesis", dependencies: ["DioramaTimeline"]),
         // Headless timing tests of a playlist: its cues heard on their samples, expected values, golden frames.
@@ -37,7 +39,7 @@ let package = Package(
             name: "diorama",
             dependencies: [
                 "DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaVectorArt", "DioramaMixer", "DioramaAudio", "DioramaPlayer",
-                "DioramaSynthesis", "DioramaLottie", "DioramaVerify",
+                "DioramaSynthesis", "DioramaLottie", "DioramaVerify", "DioramaExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -7,13 +7,14 @@ struct Diorama: AsyncParsableCommand {
         abstract: "An audio-visual scene sequencer: animated scenes with sound cues on their keyframes.",
         discussion: """
             Compose scenes in scenes.json, check them, inspect their cue schedule, render them \
-            headless to PNG and WAV, or play them in a window with sound.
+            headless to PNG and WAV, export them to video, or play them in a window with sound.
             """,
         subcommands: [
             Play.self,
             Check.self,
             Timeline.self,
             Render.self,
+            Export.self,
             SynthesizeMedia.self,
             Verify.self,
             Bench.self,

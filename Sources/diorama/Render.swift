@@ -23,7 +23,8 @@ struct Render: AsyncParsableCommand {
               diorama render --out stills --scene flower --at 2,4,6 --size 1920x1080 --lang ja
               diorama render scenes.json --out frames --audio mix.wav
               diorama render --scene ocean --from 2 --to 8 --audio-only --audio ocean.wav
-              ffmpeg -framerate 30 -i frames/frame-%06d.png -c:v libx264 -pix_fmt yuv420p out.mp4
+
+            For a video file with sound (MP4, WebM or GIF), use diorama export.
             """
     )
 
@@ -105,9 +106,7 @@ struct Render: AsyncParsableCommand {
 
     private func plan() throws -> FrameRequest {
         let (width, height) = try Self.parseSize(size)
-        guard let fps = Rational(decimalLiteral: fps), fps > .zero, fps <= Rational(1000) else {
-            throw RenderArgumentError("--fps \(fps) is not a frame rate: give a number above 0 and at most 1000, e.g. --fps 30")
-        }
+        let fps = try OutputTimeline.parseFPS(fps)
         if audioOnly, audio == nil {
             throw RenderArgumentError("--audio-only needs --audio FILE.wav to write to")
         }
@@ -120,41 +119,9 @@ struct Render: AsyncParsableCommand {
                                       hint: "e.g. --out frames, or --audio-only --audio mix.wav for the sound alone")
         }
 
-        let original = try loadDocumentOrExit(file)
-        let loaded = LoadedDocument(document: try TapOption.apply(taps, to: original.document), path: original.path,
-                                    baseDirectory: original.baseDirectory, warnings: original.warnings,
-                                    mediaReferences: original.mediaReferences)
-        let document = loaded.document
-        guard !document.scenes.isEmpty else { throw RenderArgumentError("\(file) has no scenes to render") }
-
-        let language = language ?? document.languages.defaultLanguage
-        guard document.languages.available.contains(language) else {
-            throw RenderArgumentError("--lang \(language) is not a language of \(file)",
-                                      hint: "its languages are \(document.languages.available.joined(separator: ", "))")
-        }
-
-        // The timeline the times refer to: the whole playlist, or one scene.
-        var sceneRange = document.scenes.indices
-        if let scene {
-            guard let index = document.scenes.firstIndex(where: { $0.id == scene }) else {
-                throw RenderArgumentError("no scene \"\(scene)\" in \(file)",
-                                          hint: "the scenes are \(document.scenes.map(\.id).joined(separator: ", "))")
-            }
-            sceneRange = index..<(index + 1)
-        }
-        var starts: [Rational] = [], end = Rational.zero
-        for index in sceneRange {
-            starts.append(end)
-            end += document.scenes[index].duration
-        }
-        let timeline = scene == nil ? "the playlist" : "the scene \"\(scene!)\""
-        func position(_ time: Rational) -> (scene: Int, time: Rational) {
-            let offset = starts.lastIndex { $0 <= time } ?? 0
-            return (sceneRange.lowerBound + offset, time - starts[offset])
-        }
-
+        let timeline = try OutputTimeline(file: file, scene: scene, language: language, taps: taps)
         var times: [Rational] = []
-        var span = (start: Rational.zero, end: end)
+        var span = (start: Rational.zero, end: timeline.end)
         if let at {
             if from != nil || to != nil { throw RenderArgumentError("--at cannot be combined with --from or --to") }
             for item in at.split(separator: ",", omittingEmptySubsequences: false) {
@@ -162,25 +129,14 @@ struct Render: AsyncParsableCommand {
                 guard let time = Rational(decimalLiteral: text), time >= .zero else {
                     throw RenderArgumentError("--at \"\(text)\" is not a time: give seconds like --at 0,2.5,10")
                 }
-                guard time < end else {
-                    throw RenderArgumentError("--at \(text) is past the end of \(timeline) (\(end.decimalDescription) s)")
+                guard time < timeline.end else {
+                    throw RenderArgumentError("--at \(text) is past the end of \(timeline.name) (\(timeline.end.decimalDescription) s)")
                 }
                 times.append(time)
             }
         } else {
-            let start = try from.map { try Self.parseTime($0, option: "--from") } ?? .zero
-            guard start < end else {
-                throw RenderArgumentError("--from \(start.decimalDescription) is past the end of \(timeline) (\(end.decimalDescription) s)")
-            }
-            var stop = try to.map { try Self.parseTime($0, option: "--to") } ?? end
-            guard stop > start else {
-                throw RenderArgumentError("--to \(stop.decimalDescription) must be after --from \(start.decimalDescription)")
-            }
-            stop = min(stop, end)
-            span = (start, stop)
-            let count = Int(((stop - start) * fps).ceiling)
-            guard count <= 1_000_000 else { throw RenderArgumentError("that is \(count) frames; render at most 1,000,000 at once") }
-            times = (0..<count).map { start + Rational(Int128($0)) / fps }
+            span = try timeline.span(from: from, to: to)
+            times = try OutputTimeline.frameTimes(span, fps: fps)
         }
 
         var audioRequest: AudioRequest?
@@ -191,7 +147,7 @@ struct Render: AsyncParsableCommand {
                                           hint: "choose another --audio file, or pass --force to replace it")
             }
             // Scene times become playlist times: the mix is the playlist's sound over the span.
-            let offset = document.scenes[..<sceneRange.lowerBound].reduce(Rational.zero) { $0 + $1.duration }
+            let offset = timeline.playlistOffset
             audioRequest = AudioRequest(file: file, start: offset + span.start, end: offset + span.end)
         }
 
@@ -209,8 +165,8 @@ struct Render: AsyncParsableCommand {
                                           hint: "choose another --out folder, or pass --force to replace them")
             }
         }
-        return FrameRequest(loaded: loaded, width: width, height: height, fps: fps, language: language,
-                            outputDirectory: directory, frames: audioOnly ? [] : times.map(position), audio: audioRequest)
+        return FrameRequest(loaded: timeline.loaded, width: width, height: height, fps: fps, language: timeline.language,
+                            outputDirectory: directory, frames: audioOnly ? [] : times.map(timeline.position), audio: audioRequest)
     }
 
     static func parseSize(_ text: String) throws -> (Int, Int) {

@@ -2,7 +2,7 @@ import DioramaTestSupport
 import Testing
 
 @Suite struct HelpTests {
-    static let subcommands = ["play", "check", "timeline", "render", "synthesize-media", "verify", "bench"]
+    static let subcommands = ["play", "check", "timeline", "render", "export", "synthesize-media", "verify", "bench"]
 
     @Test func topLevelHelpListsEverySubcommandWithADescription() throws {
         let result = try DioramaCommand.run(["--help"])

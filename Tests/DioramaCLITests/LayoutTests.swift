@@ -32,7 +32,8 @@ import Testing
         }
     }
 
-    @Test(arguments: ["DioramaDocument", "DioramaTimeline", "DioramaMixer", "DioramaSynthesis", "DioramaRender", "DioramaAudio", "DioramaPlayer"])
+    @Test(arguments: ["DioramaDocument", "DioramaTimeline", "DioramaMixer", "DioramaSynthesis", "DioramaRender", "DioramaAudio", "DioramaPlayer",
+                       "DioramaExport"])
     func libraryModulesHoldNoBenchmarksOrTestDoubles(module: String) throws {
         let folder = Self.sources.appendingPathComponent(module)
         let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []

@@ -4,11 +4,11 @@ import ArgumentParser
 struct Bench: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench",
-        abstract: "Measure the cost of timeline evaluation, rendering, mixing and playing; prints figures.",
+        abstract: "Measure the cost of timeline evaluation, rendering, mixing, playing and exporting; prints figures.",
         discussion: """
             Example:
               swift run -c release diorama bench timeline scenes.json
             """,
-        subcommands: [TimelineBench.self, RenderBench.self, AudioBench.self, PlayerBench.self]
+        subcommands: [TimelineBench.self, RenderBench.self, AudioBench.self, PlayerBench.self, ExportBench.self]
     )
 }
