@@ -23,6 +23,18 @@ public enum OfflineAudio {
                               format: SoundFileFormat = .wav16, to path: String) throws(SoundWriteError) -> OfflineRenderResult {
         let span = span ?? 0..<plan.endFrame
         let writer = try SoundFileWriter(path: path, channels: 2, sampleRate: configuration.sampleRate, format: format)
+        let statistics = try stream(plan: plan, sounds: sounds, span: span, configuration: configuration) { (block) throws(SoundWriteError) in
+            try writer.write(block)
+        }
+        try writer.close()
+        return OfflineRenderResult(frames: Int64(span.count), sampleRate: configuration.sampleRate, statistics: statistics)
+    }
+
+    /// Mixes playlist frames `span` of `plan` block by block, handing each block (interleaved stereo floats) to
+    /// `write` in order: the one loop behind a sound file, a video's sound track and anything else that streams it.
+    public static func stream<Failure: Error>(plan: AudioPlan, sounds: [MixerSound], span: Range<Int64>,
+                                              configuration: MixerConfiguration = MixerConfiguration(),
+                                              _ write: (UnsafeBufferPointer<Float>) throws(Failure) -> Void) throws(Failure) -> MixerStatistics {
         let mixer = Mixer(sounds: sounds, configuration: configuration)
         var feeder = AudioPlanFeeder(plan: plan, firstFrame: span.lowerBound, soundFrames: sounds.map(\.frameCount))
         var block = [Float](repeating: 0, count: 2 * blockFrames)
@@ -32,14 +44,13 @@ public enum OfflineAudio {
             let count = Int(min(Int64(blockFrames), total - done))
             // Commands for this block and the next: within the mixer's waiting-list limit.
             feeder.feed(mixer, before: done + Int64(2 * blockFrames))
-            try block.withUnsafeMutableBufferPointer { (buffer) throws(SoundWriteError) in
+            try block.withUnsafeMutableBufferPointer { (buffer) throws(Failure) in
                 mixer.render(into: buffer.baseAddress!, frames: count)
-                try writer.write(UnsafeBufferPointer(rebasing: buffer[0..<(2 * count)]))
+                try write(UnsafeBufferPointer(rebasing: buffer[0..<(2 * count)]))
             }
             done += Int64(count)
         }
-        try writer.close()
-        return OfflineRenderResult(frames: done, sampleRate: configuration.sampleRate, statistics: mixer.statistics)
+        return mixer.statistics
     }
 
     /// Renders into memory (interleaved stereo floats), for tests and benchmarks.

@@ -220,22 +220,8 @@ public enum VideoExporter {
     static func streamMix(_ audio: PlaylistAudio, span: Range<Int64>,
                           write: (UnsafeBufferPointer<Float>) throws(VideoExportError) -> Void) throws(VideoExportError) {
         let schedule = CueSchedule(document: audio.document, sampleRate: audio.sampleRate)
-        let sounds = audio.bank.sounds
-        let mixer = Mixer(sounds: sounds, configuration: MixerConfiguration(sampleRate: audio.sampleRate))
-        var feeder = AudioPlanFeeder(plan: audio.plan(schedule), firstFrame: span.lowerBound, soundFrames: sounds.map(\.frameCount))
-        let blockFrames = OfflineAudio.blockFrames
-        var block = [Float](repeating: 0, count: 2 * blockFrames)
-        var done: Int64 = 0
-        let total = Int64(span.count)
-        while done < total {
-            let count = Int(min(Int64(blockFrames), total - done))
-            feeder.feed(mixer, before: done + Int64(2 * blockFrames))
-            try block.withUnsafeMutableBufferPointer { (buffer) throws(VideoExportError) in
-                mixer.render(into: buffer.baseAddress!, frames: count)
-                try write(UnsafeBufferPointer(rebasing: buffer[0..<(2 * count)]))
-            }
-            done += Int64(count)
-        }
+        _ = try OfflineAudio.stream(plan: audio.plan(schedule), sounds: audio.bank.sounds, span: span,
+                                    configuration: MixerConfiguration(sampleRate: audio.sampleRate), write)
     }
 }
 

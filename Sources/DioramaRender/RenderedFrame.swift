@@ -57,18 +57,7 @@ public struct RenderedFrame: Sendable, Equatable {
     /// name exists (even if it appeared meanwhile), or with `replacing`, renamed over it (atomically).
     /// - Throws: `RenderError` naming the file when it exists and `replacing` is false, or cannot be written.
     public func writePNG(to url: URL, replacing: Bool) throws {
-        let temporary = url.deletingLastPathComponent()
-            .appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
-        try writePNG(to: temporary)
-        defer { unlink(temporary.path) }
-        if replacing {
-            guard rename(temporary.path, url.path) == 0 else {
-                throw RenderError("\(url.path): cannot be written (\(String(cString: strerror(errno))))")
-            }
-        } else if link(temporary.path, url.path) != 0 {
-            let reason = errno == EEXIST ? "a file of that name exists and was left as it is" : String(cString: strerror(errno))
-            throw RenderError("\(url.path): not written: \(reason)")
-        }
+        try writeInPlace(of: url, replacing: replacing) { try writePNG(to: $0) }
     }
 
     /// Writes the frame as a PNG file, replacing any file at `url` (callers decide whether that is allowed;
@@ -96,5 +85,23 @@ public struct RenderedFrame: Sendable, Equatable {
         guard status == CAIRO_STATUS_SUCCESS else {
             throw RenderError("\(url.path): cannot write the PNG (\(String(cString: cairo_status_to_string(status))))")
         }
+    }
+}
+
+/// Writes a file through `write` to a hidden temporary name beside `url`, then links it into place, which fails if
+/// the name exists (even if it appeared meanwhile), or with `replacing`, renames it over the old one (atomically):
+/// a file that is not to be replaced is never clobbered, and nothing half-written is ever left under `url`.
+/// - Throws: `RenderError` naming the file when it exists and `replacing` is false, or cannot be written.
+func writeInPlace(of url: URL, replacing: Bool, _ write: (URL) throws -> Void) throws {
+    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
+    defer { unlink(temporary.path) }
+    try write(temporary)
+    if replacing {
+        guard rename(temporary.path, url.path) == 0 else {
+            throw RenderError("\(url.path): cannot be written (\(String(cString: strerror(errno))))")
+        }
+    } else if link(temporary.path, url.path) != 0 {
+        let reason = errno == EEXIST ? "a file of that name exists and was left as it is" : String(cString: strerror(errno))
+        throw RenderError("\(url.path): not written: \(reason)")
     }
 }

@@ -57,24 +57,15 @@ public struct TimelinePicture {
             }
             try frame.writePNG(to: url, replacing: replacing)
         case .svg:
-            // Written beside the target and moved there whole, as PNGs are.
-            let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).partial")
-            defer { unlink(temporary.path) }
-            let surface = cairo_svg_surface_create(temporary.path, Double(width), Double(height))!
-            try draw(on: surface, title: title, waveform: waveform)
-            cairo_surface_finish(surface)
-            let status = cairo_surface_status(surface)
-            cairo_surface_destroy(surface)
-            guard status == CAIRO_STATUS_SUCCESS else {
-                throw RenderError("\(url.path): cannot write the SVG (\(String(cString: cairo_status_to_string(status))))")
-            }
-            if replacing {
-                guard rename(temporary.path, url.path) == 0 else {
-                    throw RenderError("\(url.path): cannot be written (\(String(cString: strerror(errno))))")
+            try writeInPlace(of: url, replacing: replacing) { temporary in
+                let surface = cairo_svg_surface_create(temporary.path, Double(width), Double(height))!
+                defer { cairo_surface_destroy(surface) }
+                try draw(on: surface, title: title, waveform: waveform)
+                cairo_surface_finish(surface)
+                let status = cairo_surface_status(surface)
+                guard status == CAIRO_STATUS_SUCCESS else {
+                    throw RenderError("\(url.path): cannot write the SVG (\(String(cString: cairo_status_to_string(status))))")
                 }
-            } else if link(temporary.path, url.path) != 0 {
-                let reason = errno == EEXIST ? "a file of that name exists and was left as it is" : String(cString: strerror(errno))
-                throw RenderError("\(url.path): not written: \(reason)")
             }
         }
     }
