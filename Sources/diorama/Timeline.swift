@@ -82,6 +82,10 @@ struct Timeline: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let picture {
+            try drawPicture(picture)
+            return
+        }
         let loaded = try loadDocumentOrExit(file)
         let document: Document
         do {
@@ -89,10 +93,6 @@ struct Timeline: AsyncParsableCommand {
         } catch {
             FileHandle.standardError.write(Data((error.description + "\n").utf8))
             throw ExitCode(2)
-        }
-        if let picture {
-            try drawPicture(picture, document: document, directory: loaded.baseDirectory)
-            return
         }
         let report = TimelineReport(document: document, sampleRate: rate, language: lang)
         print(json ? report.json() : report.text(file: file), terminator: "")

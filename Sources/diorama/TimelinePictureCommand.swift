@@ -6,8 +6,9 @@ import DioramaTimeline
 import Foundation
 
 extension Timeline {
-    /// `--picture`: the chart of the span asked for, with the offline mix's envelope underneath.
-    func drawPicture(_ path: String, document: Document, directory: String) throws {
+    /// `--picture`: the chart of the span asked for, with the offline mix's envelope underneath. The file, taps,
+    /// language, scene and span are read as `render` reads them.
+    func drawPicture(_ path: String) throws {
         do {
             let url = URL(fileURLWithPath: path)
             guard let format = TimelinePicture.Format(rawValue: url.pathExtension.lowercased()) else {
@@ -16,26 +17,15 @@ extension Timeline {
             if !force, FileManager.default.fileExists(atPath: path) {
                 throw RenderArgumentError("\(path) already exists and was left as it is", hint: "give --force to replace it")
             }
-            let schedule = CueSchedule(document: document, sampleRate: Render.audioSampleRate)
-            // The span in playlist seconds: the playlist, or one scene with times in its own seconds.
-            var origin = Rational.zero, end = schedule.totalDuration
-            if let scene {
-                guard let span = schedule.scenes.first(where: { $0.id == scene }) else {
-                    throw RenderArgumentError("no scene \"\(scene)\" in \(file)",
-                                              hint: "the scenes are \(schedule.scenes.map(\.id).joined(separator: ", "))")
-                }
-                (origin, end) = (span.start, span.start + span.duration)
-            }
-            let start = try origin + (from.map { try Render.parseTime($0, option: "--from") } ?? .zero)
-            let stop = try to.map { try origin + Render.parseTime($0, option: "--to") } ?? end
-            guard start < stop, start < end else {
-                throw RenderArgumentError("--from must come before --to, inside \(scene.map { "the scene \"\($0)\"" } ?? "the playlist") (0 to \((end - origin).decimalDescription) s)")
-            }
-            let chart = TimelineChart(document: document, schedule: schedule, language: lang,
-                                      scenes: scene.map { [$0] }, from: start.doubleValue, to: min(stop, end).doubleValue)
+            let timeline = try OutputTimeline(file: file, scene: scene, language: lang, taps: taps)
+            let span = try timeline.span(from: from, to: to)
+            let (start, stop) = (timeline.playlistOffset + span.start, timeline.playlistOffset + span.end)
+            let schedule = CueSchedule(document: timeline.document, sampleRate: Render.audioSampleRate)
+            let chart = TimelineChart(document: timeline.document, schedule: schedule, language: timeline.language,
+                                      scenes: scene.map { [$0] }, from: start.doubleValue, to: stop.doubleValue)
             let picture = TimelinePicture(chart: chart, width: width)
-            let waveform = mixEnvelope(document: document, directory: directory, schedule: schedule,
-                                       from: start, to: min(stop, end), columns: picture.plotColumns)
+            let waveform = mixEnvelope(document: timeline.document, directory: timeline.loaded.baseDirectory, schedule: schedule,
+                                       from: start, to: stop, columns: picture.plotColumns)
             let title = (file as NSString).lastPathComponent + (scene.map { " · \($0)" } ?? "")
             try picture.write(to: url, format: format, title: title, waveform: waveform, replacing: force)
             print("wrote the timeline picture (\(picture.width)x\(picture.height)) to \(path)")

@@ -25,7 +25,7 @@ import Testing
     @Test(arguments: [
         (["--picture", "t.gif"], "give a .png or .svg file"),
         (["--picture", "t.png", "--scene", "moon"], "no scene \"moon\""),
-        (["--picture", "t.png", "--from", "9", "--to", "3"], "--from must come before --to"),
+        (["--picture", "t.png", "--from", "9", "--to", "3"], "--to 3 must be after --from 9"),
     ])
     func badPictureRequestsAreRefused(arguments: [String], message: String) throws {
         let temporary = try TemporaryFolder()
