@@ -18,6 +18,9 @@ public struct FramePosition: Sendable, Equatable {
 /// one consumer in order. Threads take the next frame number as they come free; a fixed set of frame buffers
 /// bounds memory and keeps the renderers at most a few frames ahead of the consumer.
 public final class ParallelFrames: @unchecked Sendable {
+    // @unchecked Sendable: the mutable properties below are read and written only with `condition` locked;
+    // `buffers` and `frameBytes` never change after `init`; a buffer's pixels are written by the one thread that
+    // took it from `free` and read by the consumer after it is in `ready`, and it returns to `free` only after that.
     private let condition = NSCondition()
     // Guarded by `condition`:
     private var nextToClaim = 0
