@@ -85,6 +85,8 @@ public final class FrameRenderer {
         guard stride >= width * 4, stride % 4 == 0 else {
             throw RenderError("a stride of \(stride) bytes cannot hold \(width) ARGB32 pixels per row")
         }
+        // SVG rasters: room for a few frames' worth of this output size (a full-canvas drawing at 4K is 33 MB).
+        vectorRasters.ensureCapacity(8 * width * height * 4)
         let key = FrameKey(width: width, height: height, canvas: snapshot.canvas, background: snapshot.background)
         let unchanged = previousFrame.map { $0.key == key ? commonPrefixCount(snapshot.nodes, $0.nodes) : 0 } ?? 0
         unchangedRun = unchanged == unchangedRun.count ? (unchanged, unchangedRun.frames + 1) : (unchanged, 1)

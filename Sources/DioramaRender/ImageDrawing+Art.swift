@@ -24,14 +24,12 @@ extension FrameRenderer {
         let key = VectorArtRasterCache.Key(path: resolvedImagePath(image.path), element: image.element,
                                            width: rect.width, height: rect.height, scale: quantized)
         let viewport = (x: 0.0, y: 0.0, width: rect.width, height: rect.height)
-        // One picture may use at most a quarter of the cache, so a few stay.
-        if key.byteCount <= vectorRasters.capacity / 4,
-           let raster = vectorRasters.raster(for: key, draw: { art.draw(in: $0, viewport: viewport, element: image.element) }) {
+        if let raster = vectorRasters.raster(for: key, draw: { art.draw(in: $0, viewport: viewport, element: image.element) }) {
             guard raster.ink.width > 0 else { return }
             cairo_save(cr)
             cairo_translate(cr, rect.x, rect.y)
             cairo_scale(cr, 1 / quantized, 1 / quantized)
-            cairo_set_source_surface(cr, raster.surface, 0, 0)
+            cairo_set_source_surface(cr, raster.surface, Double(raster.ink.x), Double(raster.ink.y))
             cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
             // Only the inked part is painted: a part of a drawing is often a small piece of a large rectangle.
             cairo_rectangle(cr, Double(raster.ink.x), Double(raster.ink.y), Double(raster.ink.width), Double(raster.ink.height))

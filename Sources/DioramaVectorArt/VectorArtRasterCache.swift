@@ -31,17 +31,20 @@ public final class VectorArtRasterCache {
         public var byteCount: Int { pixelWidth * pixelHeight * 4 }
     }
 
-    /// 64 MiB by default.
-    public let capacity: Int
+    /// 64 MiB by default; raised with the output size (`ensureCapacity`).
+    public private(set) var capacity: Int
     public private(set) var byteCount = 0
     /// How many lookups found their picture, and how many drew it.
     public private(set) var hits = 0
     public private(set) var misses = 0
 
-    /// A cached picture and the pixels of it that hold ink (any alpha), which is all that needs painting.
+    /// A cached picture: the pixels that hold ink (any alpha), all that needs painting, kept as a surface of the ink
+    /// box's size placed at `ink.x`, `ink.y` of the full raster (a part of a large drawing keeps only its own pixels).
     public struct Raster {
         public let surface: OpaquePointer
         public let ink: (x: Int, y: Int, width: Int, height: Int)
+        /// Bytes the kept surface holds.
+        public var byteCount: Int { ink.width * ink.height * 4 }
     }
 
     private var entries: [Key: (raster: Raster, lastUse: Int)] = [:]
@@ -71,45 +74,58 @@ public final class VectorArtRasterCache {
         let (width, height) = (key.pixelWidth, key.pixelHeight)
         guard width > 0, height > 0, width <= 16384, height <= 16384, key.byteCount <= capacity else { return nil }
         misses += 1
-        while byteCount + key.byteCount > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
-            cairo_surface_destroy(oldest.value.raster.surface)
-            byteCount -= oldest.key.byteCount
-            entries[oldest.key] = nil
-        }
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
-        let cr = cairo_create(surface)!
+        let full = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        defer { cairo_surface_destroy(full) }
+        let cr = cairo_create(full)!
         cairo_scale(cr, key.scale, key.scale)
         draw(cr)
         cairo_destroy(cr)
-        cairo_surface_flush(surface)
-        let raster = Raster(surface: Self.opaqueCopyIfOpaque(surface), ink: Self.inkBounds(of: surface))
-        if raster.surface != surface { cairo_surface_destroy(surface) }
+        cairo_surface_flush(full)
+        let ink = Self.inkBounds(of: full)
+        let raster = Raster(surface: Self.kept(full, ink: ink), ink: ink)
+        while byteCount + raster.byteCount > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
+            cairo_surface_destroy(oldest.value.raster.surface)
+            byteCount -= oldest.value.raster.byteCount
+            entries[oldest.key] = nil
+        }
         entries[key] = (raster, clock)
-        byteCount += key.byteCount
+        byteCount += raster.byteCount
         return raster
     }
 
-    /// An RGB24 copy of a raster whose every pixel is opaque (a whole illustration with its sky), else the raster
-    /// itself: cairo composites an opaque source as a copy, where an ARGB32 one is blended pixel by pixel (a
-    /// full-frame drawing cost 0.22 ms a frame against 0.14 ms for the same picture as an opaque PNG).
-    static func opaqueCopyIfOpaque(_ surface: OpaquePointer) -> OpaquePointer {
-        let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        guard let data = cairo_image_surface_get_data(surface) else { return surface }
+    /// Raises the bound to at least `bytes` (never lowers it): a renderer asks for a few frames' worth of its output,
+    /// so a full-canvas drawing at 4K (33 MB) is kept and not rasterized again every frame.
+    public func ensureCapacity(_ bytes: Int) {
+        capacity = max(capacity, bytes)
+    }
+
+    /// The ink box of a full raster as a surface of its own: RGB24 when every pixel of it is opaque (cairo
+    /// composites an opaque source as a copy, where an ARGB32 one is blended pixel by pixel: a full-frame drawing
+    /// cost 0.22 ms a frame against 0.14 ms for the same picture as an opaque PNG), else ARGB32. An empty box keeps
+    /// a 1 × 1 surface that is never painted.
+    static func kept(_ full: OpaquePointer, ink: (x: Int, y: Int, width: Int, height: Int)) -> OpaquePointer {
+        guard ink.width > 0, ink.height > 0, let data = cairo_image_surface_get_data(full) else {
+            return cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 1, 1)!
+        }
+        let stride = Int(cairo_image_surface_get_stride(full)) / 4
         let pixels = UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self)
-        for y in 0..<height {
-            let row = pixels + y * (stride / 4)
-            for x in 0..<width where row[x] >> 24 != 0xFF { return surface }
+        var opaque = true
+        rows: for y in ink.y..<(ink.y + ink.height) {
+            let row = pixels + y * stride + ink.x
+            for x in 0..<ink.width where row[x] >> 24 != 0xFF {
+                opaque = false
+                break rows
+            }
         }
-        let opaque = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(width), Int32(height))!
-        guard cairo_image_surface_get_stride(opaque) == Int32(stride), let target = cairo_image_surface_get_data(opaque) else {
-            cairo_surface_destroy(opaque)
-            return surface
+        let surface = cairo_image_surface_create(opaque ? CAIRO_FORMAT_RGB24 : CAIRO_FORMAT_ARGB32, Int32(ink.width), Int32(ink.height))!
+        cairo_surface_flush(surface)
+        let target = UnsafeMutableRawPointer(cairo_image_surface_get_data(surface)!).assumingMemoryBound(to: UInt32.self)
+        let targetStride = Int(cairo_image_surface_get_stride(surface)) / 4
+        for y in 0..<ink.height {
+            (target + y * targetStride).update(from: pixels + (ink.y + y) * stride + ink.x, count: ink.width)
         }
-        cairo_surface_flush(opaque)
-        memcpy(target, data, stride * height)
-        cairo_surface_mark_dirty(opaque)
-        return opaque
+        cairo_surface_mark_dirty(surface)
+        return surface
     }
 
     /// The smallest pixel rectangle holding every pixel with alpha; empty (0 × 0) when there is none.

@@ -77,12 +77,34 @@ import Testing
         #expect((pixel >> 16) & 0xff < 20)
     }
 
+    /// Paints the whole raster (ink everywhere), in points.
+    static func fill(_ cr: OpaquePointer, x: Double = 0, y: Double = 0, width: Double = 1000, height: Double = 1000) {
+        cairo_set_source_rgba(cr, 0.2, 0.4, 0.8, 0.5)
+        cairo_rectangle(cr, x, y, width, height)
+        cairo_fill(cr)
+    }
+
+    @Test func aPartOfALargeDrawingKeepsOnlyItsInkAndPaintsWhereItWas() throws {
+        // A 10x20-point part at (30, 40) of a 100x100 drawing, at scale 2: 20x40 pixels kept, not 200x200.
+        let cache = VectorArtRasterCache()
+        let key = VectorArtRasterCache.Key(path: "/part.svg", element: "#p", width: 100, height: 100, scale: 2)
+        let raster = try #require(cache.raster(for: key) { Self.fill($0, x: 30, y: 40, width: 10, height: 20) })
+        #expect(raster.ink.x == 60 && raster.ink.y == 80 && raster.ink.width == 20 && raster.ink.height == 40)
+        #expect(cache.byteCount == 20 * 40 * 4)
+        #expect(cairo_image_surface_get_width(raster.surface) == 20 && cairo_image_surface_get_height(raster.surface) == 40)
+        // Growing the bound for a larger output never shrinks it.
+        cache.ensureCapacity(1)
+        #expect(cache.capacity == 64 * 1024 * 1024)
+        cache.ensureCapacity(256 * 1024 * 1024)
+        #expect(cache.capacity == 256 * 1024 * 1024)
+    }
+
     @Test func aStillSVGIsRasterizedOncePerSizeAndScale() throws {
         let cache = VectorArtRasterCache()
         let key = VectorArtRasterCache.Key(path: "/a.svg", element: nil, width: 100, height: 50, scale: 2)
         var draws = 0
-        _ = cache.raster(for: key) { _ in draws += 1 }
-        _ = cache.raster(for: key) { _ in draws += 1 }
+        _ = cache.raster(for: key) { draws += 1; Self.fill($0) }
+        _ = cache.raster(for: key) { draws += 1; Self.fill($0) }
         #expect(draws == 1 && cache.hits == 1 && cache.misses == 1)
         #expect(cache.byteCount == 200 * 100 * 4)
         _ = cache.raster(for: VectorArtRasterCache.Key(path: "/a.svg", element: nil, width: 100, height: 50, scale: 3)) { _ in draws += 1 }
@@ -94,10 +116,10 @@ import Testing
         // Room for two 100x100 rasters (40,000 bytes each).
         let cache = VectorArtRasterCache(capacity: 100_000)
         func key(_ name: String) -> VectorArtRasterCache.Key { .init(path: name, element: nil, width: 100, height: 100, scale: 1) }
-        _ = cache.raster(for: key("a")) { _ in }
-        _ = cache.raster(for: key("b")) { _ in }
-        _ = cache.raster(for: key("a")) { _ in }  // a is now the more recent
-        _ = cache.raster(for: key("c")) { _ in }
+        _ = cache.raster(for: key("a")) { Self.fill($0) }
+        _ = cache.raster(for: key("b")) { Self.fill($0) }
+        _ = cache.raster(for: key("a")) { Self.fill($0) }  // a is now the more recent
+        _ = cache.raster(for: key("c")) { Self.fill($0) }
         #expect(cache.contains(key("a")) && cache.contains(key("c")) && !cache.contains(key("b")))
         #expect(cache.byteCount == 80_000 && cache.byteCount <= cache.capacity)
         // A raster larger than the whole bound is never kept.
