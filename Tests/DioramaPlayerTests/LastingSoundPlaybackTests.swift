@@ -41,16 +41,6 @@ import Testing
         return (playback, output)
     }
 
-    /// Moves the heard clock to `frame`, updating every 800 frames (a 60 Hz window frame) on the way.
-    func play(_ playback: PlaylistPlayback, _ output: ManualSoundOutput, to frame: Double) {
-        while output.heard + 800 < frame {
-            output.heard += 800
-            playback.update()
-        }
-        output.heard = frame
-        playback.update()
-    }
-
     func stops(_ output: ManualSoundOutput, tag: UInt32) -> [Int64] {
         output.commands.compactMap { if case .stop(tag, let frame, _) = $0.command { frame } else { nil } }
     }

@@ -20,16 +20,6 @@ import Testing
         return (playback, output)
     }
 
-    /// Moves the heard clock to `frame`, updating the schedule every 800 frames (a 60 Hz frame) on the way.
-    func play(_ playback: PlaylistPlayback, _ output: ManualSoundOutput, to frame: Double) {
-        while output.heard + 800 < frame {
-            output.heard += 800
-            playback.update()
-        }
-        output.heard = frame
-        playback.update()
-    }
-
     /// The commands sent since `index`.
     func commands(_ output: ManualSoundOutput, since index: Int) -> [MixerCommand] {
         output.commands[index...].map(\.command)

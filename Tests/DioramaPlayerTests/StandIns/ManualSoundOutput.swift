@@ -33,3 +33,13 @@ final class ManualSoundOutput: SoundOutput {
 
     func clearCommands() { commands.removeAll() }
 }
+
+/// Moves `output`'s heard clock to `frame`, updating `playback` every 800 frames (a 60 Hz window frame) on the way.
+func play(_ playback: PlaylistPlayback, _ output: ManualSoundOutput, to frame: Double) {
+    while output.heard + 800 < frame {
+        output.heard += 800
+        playback.update()
+    }
+    output.heard = frame
+    playback.update()
+}
