@@ -258,9 +258,12 @@ public final class PlaylistPlayback {
     /// sequencer cannot revoke without voiding the reload's own bed changes, so commands act a frame after it.
     private var reloadFrame: Int64 = .min
 
+    /// The mixer frame the next command will act on.
+    public var nextCommandFrame: Int64 { max(commandFrame, reloadFrame + 1) }
+
     /// Runs `command` on the sequencer at the command frame and sends its sound.
     private func perform(_ command: (inout PlaylistSequencer, Int64) -> [SequencerEvent]) {
-        deliver(command(&sequencer, max(commandFrame, reloadFrame + 1)))
+        deliver(command(&sequencer, nextCommandFrame))
         commit(sequencer, sceneIndexes: Array(document.scenes.indices))
         update()
     }
@@ -280,6 +283,18 @@ public final class PlaylistPlayback {
     public func jump(to scene: Int) {
         let index = min(max(scene, 0), document.scenes.count - 1)
         perform { $0.jump(to: index, at: $1) }
+    }
+
+    /// Goes to `time` seconds into scene `scene` (0-based, clamped) at the command frame, paused or playing as it
+    /// is: within the scene showing there it is a seek (what lasts goes on without a gap), another scene is entered
+    /// there and sought in the same frame (a shared show clock moved, or a show controller's `/seek`).
+    public func seek(scene: Int, to time: Rational) {
+        let index = min(max(scene, 0), document.scenes.count - 1)
+        perform { sequencer, frame in
+            var events: [SequencerEvent] = []
+            if sequencer.position(at: frame)?.scene != index { events += sequencer.jump(to: index, at: frame) }
+            return events + sequencer.seek(to: time, at: frame)
+        }
     }
 
     /// The next scene; after the last, the first (or the end, when the playlist does not wrap).

@@ -1,0 +1,168 @@
+import DioramaDocument
+import DioramaTimeline
+
+/// A show several players share: `seconds` that repeat every cycle, and whether the show plays.
+public struct SharedShowState: Sendable, Equatable {
+    /// Seconds into the show's cycle, 0 ..< cycle; while paused, where the show holds.
+    public var seconds: Double
+    public var isPlaying: Bool
+
+    public init(seconds: Double, isPlaying: Bool) {
+        self.seconds = seconds
+        self.isPlaying = isPlaying
+    }
+}
+
+/// A show clock that several players share (Ableton Link in `diorama play --link`). Any player may move, pause or
+/// play it; every player follows. Times are seconds on the clock's own time base, which all players' readings of
+/// `now()` agree on.
+public protocol SharedShowClock: AnyObject {
+    /// The shared time base now, in seconds.
+    func now() -> Double
+    /// The show at shared time `time`.
+    func show(at time: Double) -> SharedShowState
+    /// Puts the show at `seconds` at shared time `time`, for every player, playing or paused as it is.
+    func move(to seconds: Double, at time: Double)
+    /// Holds the show where it is at shared time `time`.
+    func pause(at time: Double)
+    /// Plays the show on from `seconds` at shared time `time`.
+    func play(from seconds: Double, at time: Double)
+    /// Other players in the show.
+    var peerCount: Int { get }
+}
+
+/// Keeps a player's playback on a shared show clock, and turns the player's navigation into moves of that clock.
+///
+/// Once per window frame (`follow`), the show is read for the moment the playback's next command frame will be
+/// heard (the audio clock stays the master: the frame heard now is matched with the shared clock's now). A
+/// difference over `jumpThreshold` (another player navigated, this one started late or rejoined) is corrected at
+/// once by a seek at that frame; smaller ones, the audio clock's jitter, are averaged over `window` frames and the
+/// playback is sought only when the average is off by more than `fineThreshold`. Paused, the held position must
+/// match to the sample. Navigation on this player moves the shared clock (`navigate`, `pause`, `resume`); its own
+/// playback follows on the same frame, as every other player's does on theirs.
+public final class ShowSync {
+    public let clock: any SharedShowClock
+    public private(set) var layout: ShowLayout
+    /// Seconds of difference that are corrected at once.
+    public var jumpThreshold = 0.02
+    /// Seconds of average difference that are corrected.
+    public var fineThreshold = 0.0005
+    /// Frames averaged for a fine correction.
+    public var window = 30
+    /// Corrections made so far.
+    public private(set) var corrections = 0
+
+    private var differences: [Double] = []
+
+    public init(clock: any SharedShowClock, layout: ShowLayout) {
+        self.clock = clock
+        self.layout = layout
+    }
+
+    /// A correction `follow` made, for the log.
+    public struct Correction: Sendable, Equatable {
+        public enum Kind: String, Sendable { case jump, drift, paused, resumed }
+        public var kind: Kind
+        /// Seconds the playback was ahead of the show (negative: behind) before the correction.
+        public var difference: Double
+        /// The mixer frame the correction acts on.
+        public var frame: Int64
+    }
+
+    /// Follows a reload: the playlist (and so the layout) may have changed.
+    public func replaceLayout(_ layout: ShowLayout) {
+        self.layout = layout
+        differences.removeAll()
+    }
+
+    /// Shared time at which mixer frame `frame` will be heard.
+    private func sharedTime(ofFrame frame: Int64, _ playback: PlaylistPlayback) -> Double {
+        let now = clock.now()
+        let heard = playback.output.heardFrame()
+        return now + (Double(frame) - heard) / Double(playback.sampleRate)
+    }
+
+    /// Brings `playback` to the shared show. Call once per window frame, before drawing.
+    @discardableResult
+    public func follow(_ playback: PlaylistPlayback) -> Correction? {
+        let rate = playback.sampleRate
+        let frame = playback.nextCommandFrame
+        let show = clock.show(at: sharedTime(ofFrame: frame, playback))
+        let target = layout.playlistSeconds(atShow: show.seconds)
+        let commanded = playback.commanded
+        let local = commanded.hasEnded ? layout.length : layout.playlistSeconds(scene: commanded.sceneIndex, time: commanded.sceneTime(sampleRate: rate))
+        let difference = layout.difference(local, from: target)
+
+        func seek() {
+            let (scene, time) = layout.position(atPlaylist: target, sampleRate: rate)
+            playback.seek(scene: scene, to: time)
+            corrections += 1
+            differences.removeAll()
+        }
+
+        if show.isPlaying == commanded.isPaused || commanded.hasEnded {
+            // Pause where the show holds; resume from where it plays at that frame.
+            if show.isPlaying {
+                seek()
+                playback.resume()
+                return Correction(kind: .resumed, difference: difference, frame: frame)
+            }
+            playback.pause()
+            seek()
+            return Correction(kind: .paused, difference: difference, frame: frame)
+        }
+        if !show.isPlaying {
+            // Held: the position matches to the sample or is moved there.
+            guard abs(difference) * Double(rate) >= 1 else { return nil }
+            seek()
+            return Correction(kind: .jump, difference: difference, frame: frame)
+        }
+        if abs(difference) > jumpThreshold {
+            seek()
+            return Correction(kind: .jump, difference: difference, frame: frame)
+        }
+        differences.append(difference)
+        guard differences.count >= window else { return nil }
+        let median = differences.sorted()[differences.count / 2]
+        differences.removeAll()
+        guard abs(median) > fineThreshold else { return nil }
+        seek()
+        return Correction(kind: .drift, difference: median, frame: frame)
+    }
+
+    // MARK: - Navigation: moves of the shared clock
+
+    /// Moves the show so that this player shows `time` seconds into its scene `scene` at its next command frame;
+    /// every player moves by the same amount.
+    public func navigate(_ playback: PlaylistPlayback, toScene scene: Int, time: Double = 0) {
+        let at = sharedTime(ofFrame: playback.nextCommandFrame, playback)
+        let show = clock.show(at: at)
+        let index = min(max(scene, 0), layout.durations.count - 1)
+        let shift = layout.difference(layout.playlistSeconds(scene: index, time: time), from: layout.playlistSeconds(atShow: show.seconds))
+        clock.move(to: ShowLayout.wrap(show.seconds + shift, layout.cycle), at: at)
+        follow(playback)
+    }
+
+    /// The scene after the one this player shows (after the last, the first).
+    public func next(_ playback: PlaylistPlayback) {
+        navigate(playback, toScene: (playback.commanded.sceneIndex + 1) % layout.durations.count)
+    }
+
+    /// The scene before the one this player shows, from its start (on the first scene, its start again).
+    public func previous(_ playback: PlaylistPlayback) {
+        navigate(playback, toScene: max(playback.commanded.sceneIndex - 1, 0))
+    }
+
+    /// Holds the show for every player.
+    public func pause(_ playback: PlaylistPlayback) {
+        clock.pause(at: sharedTime(ofFrame: playback.nextCommandFrame, playback))
+        follow(playback)
+    }
+
+    /// Plays the show on for every player from where it holds.
+    public func resume(_ playback: PlaylistPlayback) {
+        let at = sharedTime(ofFrame: playback.nextCommandFrame, playback)
+        clock.play(from: clock.show(at: at).seconds, at: at)
+        follow(playback)
+    }
+}
