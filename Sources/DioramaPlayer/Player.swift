@@ -23,6 +23,10 @@ public struct PlayerOptions: Sendable {
     public var maximumFrames: Int?
     public var logPath: String?
     public var settingsPath: String
+    /// `--only SCENE`: play this scene alone (by id), looping.
+    public var onlyScene: String?
+    /// `--scene-offset N`: on a shared show clock, show the show N scenes ahead.
+    public var sceneOffset = 0
 
     public init(scenesPath: String, settingsPath: String = SettingsStore.defaultPath()) {
         self.scenesPath = scenesPath
@@ -100,6 +104,11 @@ public final class Player {
     /// The snapshot of the last frame and the window rectangle it was drawn in, in pixels.
     public private(set) var lastFrame: (snapshot: Snapshot, viewport: Rect)?
 
+    /// Keeps the playback on the shared show clock (`--link`); nil when the player keeps time alone.
+    public private(set) var sync: ShowSync?
+    /// The whole playlist's scenes (before `--only`), whose lengths make the shared show's cycle.
+    private var showDurations: [(id: String, duration: Rational)] = []
+
     private let dependencies: PlayerDependencies
     private var audio: AudioSetup
     /// What the sound bank was loaded from (definitions and file states), to notice when sounds change.
@@ -136,8 +145,10 @@ public final class Player {
         self.dependencies = dependencies
         startTime = dependencies.now()
         let loaded: LoadedPlaylist
-        switch dependencies.load(options.scenesPath) {
-        case .success(let playlist): loaded = playlist
+        switch Self.load(options: options, dependencies: dependencies) {
+        case .success(let part):
+            loaded = part.playlist
+            showDurations = part.showDurations
         case .failure(let failure): throw .load(failure)
         }
         playlist = loaded
@@ -191,6 +202,9 @@ public final class Player {
         playback = PlaylistPlayback(document: loaded.document, soundCommands: Self.soundCommands(loaded.document, audio: audio),
                                     output: audio.output, end: options.wraps ? .wrap : .stop)
         watch = FileWatch(paths: loaded.watchedPaths)
+        if let clock = dependencies.sharedClock {
+            sync = ShowSync(clock: clock, layout: showLayout)
+        }
         if let path = options.logPath {
             do {
                 log = try PlayLog(path: path)
@@ -202,6 +216,33 @@ public final class Player {
                        renderer: window.rendererName, vsync: options.vsync, size: (Int(drawable.width), Int(drawable.height)))
         }
         updateTitle()
+    }
+
+    /// Loads the scenes file; with `--only`, keeps that scene alone. Also gives the whole playlist's scene lengths.
+    private static func load(options: PlayerOptions, dependencies: PlayerDependencies)
+        -> Result<(playlist: LoadedPlaylist, showDurations: [(id: String, duration: Rational)]), PlaylistLoadFailure> {
+        switch dependencies.load(options.scenesPath) {
+        case .failure(let failure):
+            return .failure(failure)
+        case .success(var loaded):
+            let durations = loaded.document.scenes.map { ($0.id, $0.duration) }
+            guard let only = options.onlyScene else { return .success((loaded, durations)) }
+            guard let scene = loaded.document.scenes.first(where: { $0.id == only }) else {
+                let ids = loaded.document.scenes.map(\.id).joined(separator: ", ")
+                return .failure(PlaylistLoadFailure(lines: [
+                    "\(options.scenesPath): error: --only \(only): no scene has that id",
+                    "  hint: the scenes are \(ids)",
+                ]))
+            }
+            loaded.document.scenes = [scene]
+            return .success((loaded, durations))
+        }
+    }
+
+    /// Where this player's playlist sits on the shared show clock.
+    private var showLayout: ShowLayout {
+        ShowLayout(durations: showDurations.map(\.duration), sceneOffset: options.sceneOffset,
+                   only: options.onlyScene.flatMap { id in showDurations.firstIndex { $0.id == id } })
     }
 
     /// The first scene at its start, with the overlay.
@@ -280,6 +321,9 @@ public final class Player {
         handleEvents(now: now)
         for intent in viewer.advance(to: now) { apply(intent, now: now) }
         if watch.poll(at: now) { reload(now: now, reason: "file changed") }
+        if let correction = sync?.follow(playback) {
+            log?.event("sync", monotonic: now, detail: "\(correction.kind.rawValue) \(Self.milliseconds(correction.difference)) ms at frame \(correction.frame)")
+        }
         playback.update()
 
         // Draw the moment that will be heard when this frame reaches the screen: now, plus what drawing and
@@ -403,23 +447,28 @@ public final class Player {
             let heard = playback.current
             outgoing = (heard.sceneIndex, heard.sceneTime(sampleRate: sampleRate))
             holdPaused = false
-            switch intent {
-            case .next: playback.next()
-            case .previous: playback.previous()
-            case .jump(let scene): playback.jump(to: scene)
-            default: playback.restart()
+            // On a shared show the show moves, for every player; this playback follows it like the others.
+            switch (intent, sync) {
+            case (.next, let sync?): sync.next(playback)
+            case (.next, nil): playback.next()
+            case (.previous, let sync?): sync.previous(playback)
+            case (.previous, nil): playback.previous()
+            case (.jump(let scene), let sync?): sync.navigate(playback, toScene: scene)
+            case (.jump(let scene), nil): playback.jump(to: scene)
+            case (_, let sync?): sync.navigate(playback, toScene: 0)
+            case (_, nil): playback.restart()
             }
             updateTitle()
         case .togglePause:
             holdPaused = false
-            playback.togglePause()
+            if playback.isPausedForCommands { resume() } else { pause() }
         case .holdBegan:
             if !playback.isPausedForCommands {
-                playback.pause()
+                pause()
                 holdPaused = true
             }
         case .holdEnded:
-            if holdPaused { playback.resume() }
+            if holdPaused { resume() }
             holdPaused = false
         case .cycleLanguage:
             language = LanguageChoice.next(after: language, in: document.languages)
@@ -449,6 +498,20 @@ public final class Player {
         }
     }
 
+    /// Pauses this player, or the shared show.
+    private func pause() {
+        if let sync { sync.pause(playback) } else { playback.pause() }
+    }
+
+    /// Resumes this player, or the shared show.
+    private func resume() {
+        if let sync { sync.resume(playback) } else { playback.resume() }
+    }
+
+    private static func milliseconds(_ seconds: Double) -> String {
+        String(Double((seconds * 10_000).rounded()) / 10)
+    }
+
     private func show(_ message: String, now: Double) {
         toast = (message, now + 1.5)
     }
@@ -463,14 +526,17 @@ public final class Player {
     /// Loads the file again; a good file replaces the playlist (keeping the scene and time where they
     /// still exist), a bad one keeps the last good version playing and shows its errors in the banner.
     public func reload(now: Double, reason: String) {
-        switch dependencies.load(options.scenesPath) {
+        switch Self.load(options: options, dependencies: dependencies) {
         case .failure(let failure):
             banner = failure.lines
             log?.event("reloadFailed", monotonic: now, detail: failure.lines.first)
             // Keep watching the file (and the sounds of the last good version) for the fix.
-        case .success(let loaded):
+        case .success(let part):
+            let loaded = part.playlist
             let previous = playlist.document
             playlist = loaded
+            showDurations = part.showDurations
+            sync?.replaceLayout(showLayout)
             dependencies.scenes.prepare(loaded.document)
             if !loaded.document.languages.available.contains(language), options.languageOverride != language {
                 language = loaded.document.languages.defaultLanguage

@@ -87,6 +87,9 @@ public struct PlayerDependencies {
     /// on the main thread once the window is open).
     /// The argument is the folder image paths are relative to.
     public var makeBackgroundRenderer: (@Sendable (_ imageDirectory: String) -> any SnapshotRendering)?
+    /// A show clock shared with other players (Ableton Link for `--link`): the playback follows it, and navigation
+    /// moves it for every player. Nil: the player keeps time alone.
+    public var sharedClock: (any SharedShowClock)?
 
     public init(load: @escaping (String) -> Result<LoadedPlaylist, PlaylistLoadFailure>, scenes: any SceneSource,
                 renderer: any SnapshotRendering, audio: @escaping (LoadedPlaylist) -> AudioSetup, now: @escaping () -> Double = monotonicSeconds) {

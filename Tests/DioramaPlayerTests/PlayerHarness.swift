@@ -32,7 +32,8 @@ final class PlayerHarness {
          renderer: any SnapshotRendering = FlatRenderer(), windowRenderer: WindowRenderer = .auto,
          load: ((String) -> Result<LoadedPlaylist, PlaylistLoadFailure>)? = nil,
          audioOpened: @escaping (LoadedPlaylist) -> [String] = { _ in [] },
-         scenes: any SceneSource = ClockSceneSource()) throws {
+         scenes: any SceneSource = ClockSceneSource(),
+         sharedClock: (TestClock) -> (any SharedShowClock)? = { _ in nil }, onlyScene: String? = nil, sceneOffset: Int = 0) throws {
         let temporary = try TemporaryFolder()
         let settingsPath = settingsPath ?? temporary.path("diorama/settings.json")
         let clock = TestClock()
@@ -45,7 +46,9 @@ final class PlayerHarness {
         options.showsOverlay = showsOverlay
         options.languageOverride = language
         options.vsync = false
-        let dependencies = PlayerDependencies(
+        options.onlyScene = onlyScene
+        options.sceneOffset = sceneOffset
+        var dependencies = PlayerDependencies(
             load: load ?? { _ in .success(LoadedPlaylist(document: PlayerFixtures.story(), baseDirectory: "/", watchedPaths: [])) },
             scenes: scenes,
             renderer: renderer,
@@ -54,6 +57,7 @@ final class PlayerHarness {
                 return AudioSetup(output: output, bank: PlayerSounds.bank(playlist.document), notes: notes)
             },
             now: { clock.now })
+        dependencies.sharedClock = sharedClock(clock)
         player = try Player(options: options, dependencies: dependencies)
         self.output = output
         self.clock = clock

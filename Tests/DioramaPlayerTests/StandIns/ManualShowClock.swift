@@ -6,6 +6,8 @@ import DioramaTimeline
 final class ManualShowClock: SharedShowClock {
     /// The shared time base, in seconds.
     var time = 0.0
+    /// Reads the shared time base instead of `time` when set (a player harness's clock).
+    var reading: (() -> Double)?
     let cycle: Double
     var peerCount = 1
     /// Every move, pause and play, in order.
@@ -23,7 +25,7 @@ final class ManualShowClock: SharedShowClock {
         self.playing = playing
     }
 
-    func now() -> Double { time }
+    func now() -> Double { reading?() ?? time }
 
     func show(at time: Double) -> SharedShowState {
         let seconds = playing ? anchorSeconds + (time - anchorTime) : anchorSeconds
