@@ -17,6 +17,8 @@ public struct SharedShowState: Sendable, Equatable {
 /// play it; every player follows. Times are seconds on the clock's own time base, which all players' readings of
 /// `now()` agree on.
 public protocol SharedShowClock: AnyObject {
+    /// Seconds after which the show repeats: the whole playlist's length (the same on every player of the show).
+    var cycle: Double { get set }
     /// The shared time base now, in seconds.
     func now() -> Double
     /// The show at shared time `time`.
@@ -57,6 +59,7 @@ public final class ShowSync {
     public init(clock: any SharedShowClock, layout: ShowLayout) {
         self.clock = clock
         self.layout = layout
+        clock.cycle = layout.cycle
     }
 
     /// A correction `follow` made, for the log.
@@ -72,6 +75,7 @@ public final class ShowSync {
     /// Follows a reload: the playlist (and so the layout) may have changed.
     public func replaceLayout(_ layout: ShowLayout) {
         self.layout = layout
+        clock.cycle = layout.cycle
         differences.removeAll()
     }
 

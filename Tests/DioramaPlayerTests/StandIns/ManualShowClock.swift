@@ -8,7 +8,7 @@ final class ManualShowClock: SharedShowClock {
     var time = 0.0
     /// Reads the shared time base instead of `time` when set (a player harness's clock).
     var reading: (() -> Double)?
-    let cycle: Double
+    var cycle: Double
     var peerCount = 1
     /// Every move, pause and play, in order.
     private(set) var moves: [String] = []
