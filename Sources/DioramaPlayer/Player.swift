@@ -118,8 +118,11 @@ public final class Player {
     private let settings: SettingsStore
     private var watch: FileWatch
     private var log: PlayLog?
-    private var volume: Float = 1
+    /// The master volume, 0...1.5 (1 unless changed with + / - or a show controller).
+    public private(set) var volume: Float = 1
     private var muted = false
+    /// Called at the start of every frame, before input: a show controller's commands go in here (`perform`).
+    public var beforeFrame: ((Player, Double) -> Void)?
     private var toast: (message: String, until: Double)?
     /// The pause that a held press started, to be undone on release.
     private var holdPaused = false
@@ -318,6 +321,7 @@ public final class Player {
     public func step() throws(WindowError) {
         let now = dependencies.now()
         lastFrameStart = now
+        beforeFrame?(self, now)
         handleEvents(now: now)
         for intent in viewer.advance(to: now) { apply(intent, now: now) }
         if watch.poll(at: now) { reload(now: now, reason: "file changed") }
@@ -436,6 +440,57 @@ public final class Player {
         let snapshot = dependencies.scenes.snapshot(of: document, scene: shown.sceneIndex, time: shown.sceneTime(sampleRate: sampleRate),
                                                     language: language, taps: shown.taps)
         return snapshot.hitTest(at: point).first { scene.isTappable($0) }
+    }
+
+    // MARK: - Commands from a show controller
+
+    /// Carries out a show controller's command (OSC) as the keys would, on the shared show when there is one.
+    /// Returns a problem to log (a scene or language this playlist does not have), or nil.
+    @discardableResult
+    public func perform(_ command: PlayerCommand, now: Double) -> String? {
+        log?.event("command", monotonic: now, detail: String(describing: command))
+        switch command {
+        case .go:
+            apply(.restart, now: now)
+            if playback.isPausedForCommands { resume() }
+        case .next: apply(.next, now: now)
+        case .previous: apply(.previous, now: now)
+        case .pause: if !playback.isPausedForCommands { apply(.togglePause, now: now) }
+        case .resume: if playback.isPausedForCommands { apply(.togglePause, now: now) }
+        case .scene(let index):
+            guard document.scenes.indices.contains(index) else {
+                return "no scene number \(index + 1): the playlist has \(document.scenes.count)"
+            }
+            apply(.jump(scene: index), now: now)
+        case .sceneID(let id):
+            guard let index = document.scenes.firstIndex(where: { $0.id == id }) else {
+                return "no scene '\(id)': the scenes are \(document.scenes.map(\.id).joined(separator: ", "))"
+            }
+            apply(.jump(scene: index), now: now)
+        case .seek(let seconds):
+            let scene = playback.commanded.sceneIndex
+            let time = min(max(seconds, 0), document.scenes[scene].duration.doubleValue)
+            if let sync {
+                sync.navigate(playback, toScene: scene, time: time)
+            } else {
+                playback.seek(scene: scene, to: Rational(Int128((time * Double(sampleRate)).rounded()), Int128(sampleRate)))
+            }
+        case .volume(let level):
+            volume = min(max(level, 0), 1.5)
+            muted = false
+            audio.output.volume = volume
+            show("Volume \(Int((volume * 100).rounded())) %", now: now)
+        case .language(let code):
+            guard document.languages.available.contains(code) else {
+                return "no language '\(code)': the playlist offers \(document.languages.available.joined(separator: ", "))"
+            }
+            language = code
+            show(LanguageChoice.displayName(code), now: now)
+            updateTitle()
+        case .reload:
+            reload(now: now, reason: "show control")
+        }
+        return nil
     }
 
     // MARK: - Intents
