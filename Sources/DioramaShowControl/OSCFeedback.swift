@@ -137,9 +137,10 @@ public final class OSCFeedback {
     func send(_ message: OSCMessage) {
         guard let serialised = OSCFeedback.serialise(message) else { return }
         defer { free(serialised.bytes) }
+        let length = UDPSocket.length(of: address)
         let sent = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                sendto(socket, serialised.bytes, serialised.count, Int32(MSG_DONTWAIT), $0, UDPSocket.length(of: address))
+                sendto(socket, serialised.bytes, serialised.count, Int32(MSG_DONTWAIT), $0, length)
             }
         }
         if sent < 0 { warn(errno) }
