@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "DioramaExport", dependencies: ["DioramaRender", "DioramaAudio"]),
         // Pure Swift DSP: the recipes of the project's own sounds, which `diorama synthesize-media` writes to media/.
         .target(name: "DioramaSynthesis", dependencies: ["DioramaTimeline"]),
+        // liblo: show control over OSC (UDP): commands for the player's frame loop, status feedback to a controller.
+        .target(name: "DioramaShowControl", dependencies: ["COsc"]),
         // Headless timing tests of a playlist: its cues heard on their samples, expected values, golden frames.
         .target(name: "DioramaVerify", dependencies: ["DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaMixer", "DioramaAudio"]),
         // The command line; its Bench/ folder holds every benchmark `diorama bench` runs.
@@ -53,6 +55,7 @@ let package = Package(
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CRlottie", pkgConfig: "rlottie", providers: [.apt(["librlottie-dev"])]),
+        .systemLibrary(name: "COsc", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         .target(name: "CDioramaShims", dependencies: ["CAlsa", "CSDL", "CCairo"]),
 
         // Shared fixtures and helpers for the test targets.
@@ -67,6 +70,7 @@ let package = Package(
         .testTarget(name: "DioramaSynthesisTests", dependencies: ["DioramaSynthesis", "DioramaAudio", "DioramaTestSupport"]),
         .testTarget(name: "DioramaPlayerTests", dependencies: ["DioramaPlayer", "DioramaTestSupport"]),
         .testTarget(name: "DioramaVerifyTests", dependencies: ["DioramaVerify", "DioramaAudio", "DioramaMixer", "DioramaTestSupport"]),
+        .testTarget(name: "DioramaShowControlTests", dependencies: ["DioramaShowControl", "COsc"]),
         .testTarget(name: "DioramaCLITests", dependencies: ["DioramaTestSupport"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
