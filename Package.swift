@@ -32,6 +32,14 @@ let package = Package(
         .target(name: "DioramaExport", dependencies: ["DioramaRender", "DioramaAudio"]),
         // Pure Swift DSP: the recipes of the project's own sounds, which `diorama synthesize-media` writes to media/.
         .target(name: "DioramaSynthesis", dependencies: ["DioramaTimeline"]),
+        // Ableton Link (header-only C++) behind a C header: tempo, beat and phase shared with peers on the network.
+        .target(
+            name: "CLinkBridge",
+            cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
+            linkerSettings: [.linkedLibrary("pthread")]
+        ),
+        // A Swift LinkSession over CLinkBridge: players on several machines share one show time.
+        .target(name: "DioramaLink", dependencies: ["CLinkBridge"]),
         // Headless timing tests of a playlist: its cues heard on their samples, expected values, golden frames.
         .target(name: "DioramaVerify", dependencies: ["DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaMixer", "DioramaAudio"]),
         // The command line; its Bench/ folder holds every benchmark `diorama bench` runs.
@@ -39,7 +47,7 @@ let package = Package(
             name: "diorama",
             dependencies: [
                 "DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaVectorArt", "DioramaMixer", "DioramaAudio", "DioramaPlayer",
-                "DioramaSynthesis", "DioramaLottie", "DioramaVerify", "DioramaExport",
+                "DioramaSynthesis", "DioramaLottie", "DioramaVerify", "DioramaExport", "DioramaLink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,7 +75,10 @@ let package = Package(
         .testTarget(name: "DioramaSynthesisTests", dependencies: ["DioramaSynthesis", "DioramaAudio", "DioramaTestSupport"]),
         .testTarget(name: "DioramaPlayerTests", dependencies: ["DioramaPlayer", "DioramaTestSupport"]),
         .testTarget(name: "DioramaVerifyTests", dependencies: ["DioramaVerify", "DioramaAudio", "DioramaMixer", "DioramaTestSupport"]),
+        .testTarget(name: "DioramaLinkTests", dependencies: ["DioramaLink", "DioramaTestSupport"]),
         .testTarget(name: "DioramaCLITests", dependencies: ["DioramaTestSupport"], exclude: ["Fixtures"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    // CLinkBridge: Link needs C++14 or later.
+    cxxLanguageStandard: .cxx17
 )
