@@ -2,6 +2,8 @@
 # Network namespaces as stand-in machines on one host, for tests of players kept in sync by Ableton Link.
 # Each namespace PREFIX-1 ... PREFIX-COUNT has its own loopback and one interface, eth0, with the address
 # 10.77.0.N/24 and a route for multicast (224.0.0.0/4) on it; nothing reaches the host's own network.
+# (Link itself needs no multicast route: it names the interface for each of its multicast sockets. The route is for
+# programs that do not, such as an OSC sender to a multicast group.)
 # Two namespaces are joined by a veth pair; three or more by veth pairs to a bridge in a namespace PREFIX-hub.
 #
 # As root (iproute2's `ip`):

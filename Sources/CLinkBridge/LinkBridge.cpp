@@ -21,7 +21,7 @@ DLinkSession *dlink_create(double bpm) {
     try {
         return new DLinkSession(bpm);
     } catch (...) {
-        // Link opens its io thread and sockets lazily, but allocation or thread creation can still throw:
+        // Link's constructor starts its network thread, which can throw like any allocation:
         // no exception may cross into Swift.
         return nullptr;
     }
