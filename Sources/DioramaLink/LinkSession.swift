@@ -46,7 +46,11 @@ public enum LinkSessionError: Error, CustomStringConvertible {
 ///
 /// A new session is disabled (it does not touch the network) until ``isEnabled`` is set; start/stop sync is off until
 /// ``isStartStopSyncEnabled`` is set. Peers are found by UDP multicast (224.76.78.75, port 20808) on every up
-/// interface with an IPv4 address; each `LinkSession` is a peer, also of another in the same process.
+/// interface with an IPv4 address, loopback included: each `LinkSession` is a peer, also of another in the same
+/// process or on the same machine. Enabling and disabling take effect on Link's network thread, soon after the call.
+///
+/// When two sessions meet, both adopt the timeline of the one running longer (by Link's measure): a beat forced
+/// before the peers are found (``peerCount``) may be replaced by theirs. Force after joining.
 ///
 /// Only Link's app-thread API is used: call it from a frame or control thread, never from a real-time audio callback
 /// (its session-state capture and commit may lock).

@@ -41,7 +41,7 @@ struct LinkAcrossMachinesTests {
         let quantum = 90.0, forcedBeat = 30.25
         try NetworkNamespaces.with(count: count) { namespaces in
             let diorama = DioramaCommand.executable.path
-            let link = [diorama, "link", "--seconds", "3", "--quantum", "90", "--peers", String(count - 1)]
+            let link = [diorama, "link", "--seconds", "4", "--quantum", "90", "--peers", String(count - 1)]
             let listeners = try (0..<count - 1).map { try namespaces.start(link, in: $0) }
             let forcing = try namespaces.start(link + ["--force", String(forcedBeat)], in: count - 1)
             let results = listeners.map { $0.finish() }

@@ -4,12 +4,15 @@ import Testing
 
 /// Two Link participants in one process find each other: Link's discovery sends on every up IPv4 interface and
 /// loops its multicast back on the loopback one, so even a machine without a network has a session.
+/// This is the one test on the host's own network: another Link app running on it could join the session (and a
+/// force from it would fail this test); the tests across machines run in network namespaces of their own.
 @Suite struct TwoSessionsInOneProcessTests {
     @Test func theyDiscoverEachOtherAndShareAForcedPhase() async throws {
         let quantum = 90.0
         let first = try LinkSession(tempo: 60), second = try LinkSession(tempo: 60)
         first.isEnabled = true
         second.isEnabled = true
+        #expect(first.isEnabled && second.isEnabled)
         defer {
             first.isEnabled = false
             second.isEnabled = false
