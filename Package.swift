@@ -26,14 +26,22 @@ let package = Package(
         .target(name: "DioramaLottie", dependencies: ["CRlottie"]),
         // libsndfile/libsamplerate/ALSA: the sound bank, WAV and FLAC output, the real-time ALSA thread, the offline mix.
         .target(name: "DioramaAudio", dependencies: ["DioramaTimeline", "DioramaMixer", "CSndfile", "CSampleRate", "CAlsa", "CDioramaShims"]),
-        // SDL2: the window, the story-viewer interface, live reload.
-        .target(name: "DioramaPlayer", dependencies: ["DioramaRender", "DioramaAudio", "CSDL", "CDioramaShims"]),
+        // SDL2: the window, the story-viewer interface, live reload; the show clock shared over Ableton Link (DioramaLink).
+        .target(name: "DioramaPlayer", dependencies: ["DioramaRender", "DioramaAudio", "DioramaLink", "CSDL", "CDioramaShims"]),
         // The ffmpeg program (a child process fed through pipes): frames from the renderer and the offline mix become MP4, WebM or GIF.
         .target(name: "DioramaExport", dependencies: ["DioramaRender", "DioramaAudio"]),
         // Pure Swift DSP: the recipes of the project's own sounds, which `diorama synthesize-media` writes to media/.
         .target(name: "DioramaSynthesis", dependencies: ["DioramaTimeline"]),
         // liblo: show control over OSC (UDP): commands for the player's frame loop, status feedback to a controller.
         .target(name: "DioramaShowControl", dependencies: ["COsc"]),
+        // Ableton Link (header-only C++) behind a C header: tempo, beat and phase shared with peers on the network.
+        .target(
+            name: "CLinkBridge",
+            cxxSettings: [.define("LINK_PLATFORM_LINUX", to: "1")],
+            linkerSettings: [.linkedLibrary("pthread")]
+        ),
+        // A Swift LinkSession over CLinkBridge: players on several machines share one show time.
+        .target(name: "DioramaLink", dependencies: ["CLinkBridge"]),
         // Headless timing tests of a playlist: its cues heard on their samples, expected values, golden frames.
         .target(name: "DioramaVerify", dependencies: ["DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaMixer", "DioramaAudio"]),
         // The command line; its Bench/ folder holds every benchmark `diorama bench` runs.
@@ -41,7 +49,7 @@ let package = Package(
             name: "diorama",
             dependencies: [
                 "DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaVectorArt", "DioramaMixer", "DioramaAudio", "DioramaPlayer",
-                "DioramaSynthesis", "DioramaLottie", "DioramaVerify", "DioramaExport",
+                "DioramaSynthesis", "DioramaLottie", "DioramaVerify", "DioramaExport", "DioramaShowControl", "DioramaLink",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -71,7 +79,10 @@ let package = Package(
         .testTarget(name: "DioramaPlayerTests", dependencies: ["DioramaPlayer", "DioramaTestSupport"]),
         .testTarget(name: "DioramaVerifyTests", dependencies: ["DioramaVerify", "DioramaAudio", "DioramaMixer", "DioramaTestSupport"]),
         .testTarget(name: "DioramaShowControlTests", dependencies: ["DioramaShowControl", "COsc"]),
+        .testTarget(name: "DioramaLinkTests", dependencies: ["DioramaLink", "DioramaTestSupport"]),
         .testTarget(name: "DioramaCLITests", dependencies: ["DioramaTestSupport"], exclude: ["Fixtures"]),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    // CLinkBridge: Link needs C++14 or later.
+    cxxLanguageStandard: .cxx17
 )

@@ -18,6 +18,7 @@ struct Diorama: AsyncParsableCommand {
             SynthesizeMedia.self,
             Verify.self,
             Bench.self,
+            LinkCommand.self,
         ]
     )
 }

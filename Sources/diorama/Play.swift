@@ -1,6 +1,8 @@
 import ArgumentParser
 import DioramaDocument
+import DioramaLink
 import DioramaPlayer
+import DioramaShowControl
 import Foundation
 
 struct Play: ParsableCommand {
@@ -19,10 +21,21 @@ struct Play: ParsableCommand {
 
             Without a display it prints one line and exits 2; use `diorama render` to make frames headless.
 
+            Several screens: with --link, players on the local network share one show clock over Ableton Link \
+            (60 bpm, one beat a second; the playlist's length is the quantum): the same scene and moment on every \
+            screen, cues together; a player that starts late or restarts joins at the running time, and next, \
+            previous, jumps and pauses on any player move them all. --scene-offset and --only give a screen its \
+            own part of the show.
+
+            Show control: --osc PORT takes /diorama/go, /next, /previous, /pause, /resume, /scene, /seek, /volume, \
+            /language and /reload over OSC; it listens on 127.0.0.1 only unless --osc-bind says otherwise.
+
             Examples:
               diorama play
               diorama play my-scenes.json --lang ja --once
               diorama play --size 1280x720 --no-vsync --frames 600 --log play.jsonl
+              diorama play --link --scene-offset 1 --fullscreen
+              diorama play --osc 9000 --osc-feedback 192.168.1.20:9001
             """
     )
 
@@ -69,6 +82,24 @@ struct Play: ParsableCommand {
     @Flag(help: "Play without sound, on the monotonic clock.")
     var noAudio = false
 
+    @Flag(help: "Play in step with the other players on the local network (Ableton Link): same scene, same moment, cues together; navigation on any player moves them all.")
+    var link = false
+
+    @Option(help: ArgumentHelp("With --link: show the show this many scenes ahead (a triptych: 0, 1 and 2).", valueName: "N"))
+    var sceneOffset: Int = 0
+
+    @Option(help: ArgumentHelp("Play only this scene, looping (with --link, on the show's clock).", valueName: "ID"))
+    var only: String?
+
+    @Option(help: ArgumentHelp(ShowControlHelp.osc, valueName: "PORT"))
+    var osc: Int?
+
+    @Option(help: ArgumentHelp(ShowControlHelp.oscBind, valueName: "ADDRESS"))
+    var oscBind: String = OSCControl.defaultBindAddress
+
+    @Option(help: ArgumentHelp(ShowControlHelp.oscFeedback, valueName: "HOST:PORT"))
+    var oscFeedback: String?
+
     func validate() throws {
         if let size, Self.parseSize(size) == nil {
             throw ValidationError("--size must be WIDTHxHEIGHT in pixels, each 1...16384, e.g. 1280x720 (got '\(size)')")
@@ -76,6 +107,11 @@ struct Play: ParsableCommand {
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be a positive count") }
         if !(16...16384).contains(audioPeriod) { throw ValidationError("--audio-period must be 16...16384 frames") }
+        if link && once { throw ValidationError("--once cannot be used with --link: a shared show starts over after its last scene") }
+        if sceneOffset != 0 && !link { throw ValidationError("--scene-offset needs --link: it places this screen on a shared show") }
+        if sceneOffset != 0 && only != nil { throw ValidationError("--scene-offset and --only cannot be used together: --only already picks the scene") }
+        if let osc, !(0...65535).contains(osc) { throw ValidationError("--osc must be a UDP port, 0...65535 (got \(osc))") }
+        if oscBind != OSCControl.defaultBindAddress && osc == nil { throw ValidationError("--osc-bind needs --osc PORT") }
     }
 
     static func parseSize(_ text: String) -> Size? {
@@ -97,13 +133,42 @@ struct Play: ParsableCommand {
         options.maximumDuration = duration
         options.maximumFrames = frames
         options.logPath = log
+        options.onlyScene = only
+        options.sceneOffset = sceneOffset
 
         var liveOutput: LiveSoundOutput?
-        let dependencies = PlayerDependencies.production(audioDevice: noAudio ? nil : audioDevice, periodFrames: audioPeriod) {
+        let production = PlayerDependencies.production(audioDevice: noAudio ? nil : audioDevice, periodFrames: audioPeriod) {
             liveOutput = $0
             // Lines about the device (lost, back) while playing, as they happen.
             $0.report = { printError($0) }
         }
+        // Show control and the shared clock open before the window, so a port in use is said at once.
+        var control: OSCControl?
+        var feedback: OSCFeedback?
+        do {
+            if let osc { control = try OSCControl(port: osc, bindAddress: oscBind) }
+            if let oscFeedback { feedback = try OSCFeedback(oscFeedback) }
+        } catch {
+            printError("diorama play: \(error)")
+            throw ExitCode(2)
+        }
+        if let control { printError("osc: listening on \(control.url)") }
+        var linkClock: LinkShowClock?
+        let linkStarted = monotonicSeconds()
+        if link {
+            do {
+                let session = try LinkSession(tempo: 60)
+                session.isStartStopSyncEnabled = true
+                session.isEnabled = true
+                linkClock = LinkShowClock(session: session)
+            } catch {
+                printError("diorama play: --link: \(error)")
+                throw ExitCode(2)
+            }
+        }
+        var dependencies = production
+        dependencies.sharedClock = linkClock
+
         if let lang {
             // Check --lang against the file before opening anything.
             if case .success(let playlist) = PlaylistFiles.load(path: file),
@@ -125,6 +190,26 @@ struct Play: ParsableCommand {
             throw ExitCode(2)
         }
         for note in player.notes { printError(note) }
+        if let linkClock { Self.join(linkClock, since: linkStarted) }
+        if control != nil || feedback != nil || linkClock != nil {
+            var peers = linkClock?.peerCount ?? 0
+            player.beforeFrame = { player, now in
+                if let control {
+                    for command in control.poll() {
+                        if let problem = player.perform(Self.playerCommand(command), now: now) { printError("osc: \(problem)") }
+                    }
+                    for warning in control.takeWarnings() { printError(warning) }
+                }
+                if let feedback {
+                    feedback.update(Self.status(of: player), now: now)
+                    for warning in feedback.takeWarnings() { printError(warning) }
+                }
+                if let linkClock, linkClock.peerCount != peers {
+                    peers = linkClock.peerCount
+                    printError("link: \(peers) other player\(peers == 1 ? "" : "s") in the show")
+                }
+            }
+        }
         let end: PlayerEnd
         do {
             end = try player.run()
@@ -139,6 +224,47 @@ struct Play: ParsableCommand {
                        + (statistics.losses > 0 ? "; the device was lost \(statistics.losses) time(s) (last errno \(statistics.lossError)) and came back \(statistics.reopenings) time(s)" : ""))
         }
         _ = end
+    }
+}
+
+extension Play {
+    /// Waits up to a second from enabling Link for the players already on the network (Link finds peers within a
+    /// few hundred milliseconds); alone, this player starts the show at its beginning, and those that join follow.
+    static func join(_ clock: LinkShowClock, since start: Double) {
+        while clock.peerCount == 0 && monotonicSeconds() - start < 1 { usleep(10_000) }
+        let peers = clock.peerCount
+        if peers == 0 {
+            clock.play(from: 0, at: clock.now())
+            printError("link: no other players on the network; this one starts the show (players that join follow it)")
+        } else {
+            let show = clock.show(at: clock.now())
+            let seconds = (show.seconds * 100).rounded() / 100
+            printError("link: joined a show of \(peers + 1) players at \(seconds) s\(show.isPlaying ? "" : ", paused")")
+        }
+    }
+
+    static func playerCommand(_ command: ShowCommand) -> PlayerCommand {
+        switch command {
+        case .go: .go
+        case .next: .next
+        case .previous: .previous
+        case .pause: .pause
+        case .resume: .resume
+        case .scene(.number(let number)): .scene(number - 1)
+        case .scene(.id(let id)): .sceneID(id)
+        case .seek(let seconds): .seek(seconds)
+        case .volume(let level): .volume(level)
+        case .language(let code): .language(code)
+        case .reload: .reload
+        }
+    }
+
+    /// What `--osc-feedback` reports: the scene being heard and its time.
+    static func status(of player: Player) -> ShowStatus {
+        let position = player.position
+        let scene = player.document.scenes[min(position.sceneIndex, player.document.scenes.count - 1)]
+        return ShowStatus(sceneNumber: position.sceneIndex + 1, sceneID: scene.id, sceneTime: position.sceneTime(sampleRate: player.sampleRate),
+                          sceneDuration: scene.duration.doubleValue, paused: position.isPaused, volume: player.volume, language: player.language)
     }
 }
 

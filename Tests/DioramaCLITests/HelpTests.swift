@@ -2,7 +2,7 @@ import DioramaTestSupport
 import Testing
 
 @Suite struct HelpTests {
-    static let subcommands = ["play", "check", "timeline", "render", "export", "synthesize-media", "verify", "bench"]
+    static let subcommands = ["play", "check", "timeline", "render", "export", "synthesize-media", "verify", "bench", "link"]
 
     @Test func topLevelHelpListsEverySubcommandWithADescription() throws {
         let result = try DioramaCommand.run(["--help"])
