@@ -442,6 +442,19 @@ public final class Player {
         return snapshot.hitTest(at: point).first { scene.isTappable($0) }
     }
 
+    // MARK: - The shared show
+
+    /// Starts the shared show (`--link`) at the moment this player is at: the first player of a show does, once it
+    /// has looked for others and found none.
+    public func startSharedShow() {
+        sync?.startHere(playback)
+    }
+
+    /// Reads the audio clock against the shared clock (call every few milliseconds while waiting for other players).
+    public func observeSharedClock() {
+        sync?.observeClock(playback)
+    }
+
     // MARK: - Commands from a show controller
 
     /// Carries out a show controller's command (OSC) as the keys would, on the shared show when there is one.

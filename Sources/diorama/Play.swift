@@ -190,7 +190,7 @@ struct Play: ParsableCommand {
             throw ExitCode(2)
         }
         for note in player.notes { printError(note) }
-        if let linkClock { Self.join(linkClock, since: linkStarted) }
+        if let linkClock { Self.join(linkClock, player: player, since: linkStarted) }
         if control != nil || feedback != nil || linkClock != nil {
             var peers = linkClock?.peerCount ?? 0
             player.beforeFrame = { player, now in
@@ -204,6 +204,7 @@ struct Play: ParsableCommand {
                     feedback.update(Self.status(of: player), now: now)
                     for warning in feedback.takeWarnings() { printError(warning) }
                 }
+                linkClock?.maintain()
                 if let linkClock, linkClock.peerCount != peers {
                     peers = linkClock.peerCount
                     printError("link: \(peers) other player\(peers == 1 ? "" : "s") in the show")
@@ -229,12 +230,19 @@ struct Play: ParsableCommand {
 
 extension Play {
     /// Waits up to a second from enabling Link for the players already on the network (Link finds peers within a
-    /// few hundred milliseconds); alone, this player starts the show at its beginning, and those that join follow.
-    static func join(_ clock: LinkShowClock, since start: Double) {
-        while clock.peerCount == 0 && monotonicSeconds() - start < 1 { usleep(10_000) }
+    /// few hundred milliseconds), reading the audio clock against Link's every 2 ms meanwhile (at least a quarter of
+    /// a second of readings, so the first cues are placed as exactly as later ones); alone, this player starts the
+    /// show where it is, and those that join follow.
+    static func join(_ clock: LinkShowClock, player: Player, since start: Double) {
+        let calibrated = monotonicSeconds() + 0.25
+        while (clock.peerCount == 0 || monotonicSeconds() < calibrated) && monotonicSeconds() - start < 1 {
+            player.observeSharedClock()
+            usleep(2_000)
+        }
         let peers = clock.peerCount
         if peers == 0 {
-            clock.play(from: 0, at: clock.now())
+            player.startSharedShow()
+            clock.startedShow()
             printError("link: no other players on the network; this one starts the show (players that join follow it)")
         } else {
             let show = clock.show(at: clock.now())

@@ -66,7 +66,7 @@ public struct NetworkNamespaceError: Error, CustomStringConvertible {
 
 /// A child process whose output is collected by ``finish()``.
 public final class RunningCommand: @unchecked Sendable {
-    let process = Process()
+    public let process = Process()
     private let output = Pipe(), error = Pipe()
 
     init(_ arguments: [String]) throws {

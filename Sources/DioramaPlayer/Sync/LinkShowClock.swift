@@ -47,6 +47,32 @@ public final class LinkShowClock: SharedShowClock {
         session.setPlaying(false, at: Self.micros(time))
     }
 
+    /// Shared seconds from which this player knows whether the show plays: at once for the player that started the
+    /// show, `settling` seconds after joining for the others (until then, what the session says may be stale).
+    private var knowsTransportFrom: Double?
+    private var lastPeerCount = 0
+    /// Seconds a player that joined waits before it vouches for the show's transport.
+    public var settling = 2.0
+
+    /// Notes that this player started the show (no other player was found).
+    public func startedShow() {
+        knowsTransportFrom = now()
+    }
+
+    /// Call once per frame. When a player joins (or a network comes back), Link gives the newcomer the timeline but
+    /// not always the transport: a session's playing or stopped state can come out of a merge stale. So each player
+    /// that knows the show commits its transport again when the number of peers grows, with its own start or stop
+    /// moved by a microsecond (Link only sends a change); the others then take it as the newest.
+    public func maintain() {
+        let time = now()
+        let peers = peerCount
+        defer { lastPeerCount = peers }
+        if knowsTransportFrom == nil, peers > 0 { knowsTransportFrom = time + settling }
+        guard peers > lastPeerCount, let from = knowsTransportFrom, time >= from else { return }
+        let state = session.state(at: Self.micros(time), quantum: max(cycle, 1))
+        session.setPlaying(state.isPlaying, at: state.timeForIsPlaying + 1)
+    }
+
     public func play(from seconds: Double, at time: Double) {
         let rate = beatsPerSecond
         session.resume(beat: seconds * rate, at: Self.micros(time), quantum: cycle * rate)

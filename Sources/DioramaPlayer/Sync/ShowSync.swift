@@ -51,6 +51,8 @@ public final class ShowSync {
     public var fineThreshold = 0.0005
     /// Frames averaged for a fine correction.
     public var window = 30
+    /// Frames whose clock readings make the estimate of when a frame is heard (two seconds at 60 fps).
+    public var offsetWindow = 120
     /// Corrections made so far.
     public private(set) var corrections = 0
 
@@ -80,11 +82,30 @@ public final class ShowSync {
     }
 
     /// Shared time at which mixer frame `frame` will be heard.
+    ///
+    /// The heard frame a player reads runs behind the device's true position by up to a window frame (it is
+    /// extrapolated from the moment the frame loop first saw the device's count change), never ahead: so the frame
+    /// heard at shared time 0 is estimated as the largest of the last `offsetWindow` readings' (heard − rate × now),
+    /// which is steady to a fraction of a millisecond where one reading is off by up to 17 ms.
     private func sharedTime(ofFrame frame: Int64, _ playback: PlaylistPlayback) -> Double {
+        let rate = Double(playback.sampleRate)
         let now = clock.now()
-        let heard = playback.output.heardFrame()
-        return now + (Double(frame) - heard) / Double(playback.sampleRate)
+        let offset = playback.output.heardFrame() - now * rate
+        // A reading far below the estimate is a clock that started over (a new output, a recovered device).
+        if let best = offsets.max(), offset < best - jumpThreshold * rate { offsets.removeAll() }
+        offsets.append(offset)
+        if offsets.count > offsetWindow { offsets.removeFirst(offsets.count - offsetWindow) }
+        return (Double(frame) - offsets.max()!) / rate
     }
+
+    /// Reads the audio clock against the shared clock once, between frames: a player that reads it every few
+    /// milliseconds while it waits for others starts with an estimate as good as two seconds of frames give.
+    public func observeClock(_ playback: PlaylistPlayback) {
+        _ = sharedTime(ofFrame: 0, playback)
+    }
+
+    /// Readings of (heard frame − rate × shared now), newest last.
+    private var offsets: [Double] = []
 
     /// Brings `playback` to the shared show. Call once per window frame, before drawing.
     @discardableResult
@@ -135,6 +156,16 @@ public final class ShowSync {
     }
 
     // MARK: - Navigation: moves of the shared clock
+
+    /// Starts the shared show where this player's playback is (the first player of a show: it has been playing while
+    /// it looked for others).
+    public func startHere(_ playback: PlaylistPlayback) {
+        let at = sharedTime(ofFrame: playback.nextCommandFrame, playback)
+        let commanded = playback.commanded
+        let local = layout.playlistSeconds(scene: commanded.sceneIndex, time: commanded.sceneTime(sampleRate: playback.sampleRate))
+        clock.play(from: ShowLayout.wrap(local - layout.offset, layout.cycle), at: at)
+        follow(playback)
+    }
 
     /// Moves the show so that this player shows `time` seconds into its scene `scene` at its next command frame;
     /// every player moves by the same amount.
