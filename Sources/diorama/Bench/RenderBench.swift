@@ -170,6 +170,10 @@ struct RenderBench: AsyncParsableCommand {
         }
 
         try Self.benchVectorArt(svgPath: loaded.resolve("media/art/windmill.svg"), width: width, height: height)
+        // Ours against rlottie on one animation in both formats, when bench/peer is beside the scenes file.
+        if FileManager.default.fileExists(atPath: loaded.resolve("bench/peer/animation.json")) {
+            try PeerBench.compare(PeerBench.load(directory: loaded.resolve("bench/peer")), width: width, height: height, passes: passes)
+        }
 
         guard !noThroughput else { return }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diorama-bench-\(getpid())")
