@@ -10,6 +10,6 @@ struct Bench: AsyncParsableCommand {
               swift run -c release diorama bench timeline scenes.json
             """,
         subcommands: [TimelineBench.self, RenderBench.self, AudioBench.self, PlayerBench.self, ExportBench.self,
-                      PeerBench.self]
+                      PeerBench.self, AllocationBench.self]
     )
 }
