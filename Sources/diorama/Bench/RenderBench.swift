@@ -22,6 +22,8 @@ struct RenderBench: AsyncParsableCommand {
             node filling a scene, at the same size (the node's overhead, next to the cost of one frame copy).
             3. A still SVG (media/art/windmill.svg beside the scenes file, when there) drawn full-frame: its \
             cost per frame once its raster is cached, a PNG of the same size, and its uncached first frame.
+            With bench/peer beside the scenes file: our renderer against rlottie on one animation written in \
+            both formats (as `diorama bench peer` prints it).
             4. Throughput of `diorama render` for the whole playlist at 30 fps, PNG encoding included, into \
             a temporary folder that is removed afterwards.
 
