@@ -7,6 +7,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "diorama", targets: ["diorama"]),
+        // Loaded with LD_PRELOAD by `diorama bench allocations` (which starts itself again with it): counts mallocs.
+        .library(name: "DioramaMallocCounter", type: .dynamic, targets: ["CDioramaMallocCounter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -65,6 +67,8 @@ let package = Package(
         .systemLibrary(name: "CRlottie", pkgConfig: "rlottie", providers: [.apt(["librlottie-dev"])]),
         .systemLibrary(name: "COsc", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
         .target(name: "CDioramaShims", dependencies: ["CAlsa", "CSDL", "CCairo"]),
+        // A counting malloc for the allocation benchmark only; nothing links it (see the product above).
+        .target(name: "CDioramaMallocCounter"),
 
         // Shared fixtures and helpers for the test targets.
         .target(name: "DioramaTestSupport", dependencies: ["DioramaDocument", "DioramaTimeline"], path: "Tests/DioramaTestSupport"),

@@ -9,6 +9,7 @@ struct Bench: AsyncParsableCommand {
             Example:
               swift run -c release diorama bench timeline scenes.json
             """,
-        subcommands: [TimelineBench.self, RenderBench.self, AudioBench.self, PlayerBench.self, ExportBench.self]
+        subcommands: [TimelineBench.self, RenderBench.self, AudioBench.self, PlayerBench.self, ExportBench.self,
+                      PeerBench.self, AllocationBench.self]
     )
 }

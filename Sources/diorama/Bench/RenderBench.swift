@@ -22,6 +22,8 @@ struct RenderBench: AsyncParsableCommand {
             node filling a scene, at the same size (the node's overhead, next to the cost of one frame copy).
             3. A still SVG (media/art/windmill.svg beside the scenes file, when there) drawn full-frame: its \
             cost per frame once its raster is cached, a PNG of the same size, and its uncached first frame.
+            With bench/peer beside the scenes file: our renderer against rlottie on one animation written in \
+            both formats (as `diorama bench peer` prints it).
             4. Throughput of `diorama render` for the whole playlist at 30 fps, PNG encoding included, into \
             a temporary folder that is removed afterwards.
 
@@ -170,6 +172,10 @@ struct RenderBench: AsyncParsableCommand {
         }
 
         try Self.benchVectorArt(svgPath: loaded.resolve("media/art/windmill.svg"), width: width, height: height)
+        // Ours against rlottie on one animation in both formats, when bench/peer is beside the scenes file.
+        if FileManager.default.fileExists(atPath: loaded.resolve("bench/peer/animation.json")) {
+            try PeerBench.compare(PeerBench.load(directory: loaded.resolve("bench/peer")), width: width, height: height, passes: passes)
+        }
 
         guard !noThroughput else { return }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diorama-bench-\(getpid())")
