@@ -346,6 +346,8 @@ public final class Player {
         // Paused with nothing moving: the picture on screen is already this frame; save the work.
         if !needsDraw, !capturesFrames, let lastFrame, lastFrame.snapshot == frame, lastFrame.viewport == letterbox.viewport {
             framesSkipped += 1
+            // Nothing more is written while the picture holds: what is buffered (the held frame) goes out now.
+            if !lastStepSkipped { log?.flush() }
             lastStepSkipped = true
             if let limit = options.maximumDuration, now - startTime >= limit { end = .limitReached }
             return

@@ -44,16 +44,17 @@ struct SeveralScreensTests {
                 """.write(toFile: folder.path("asound.conf"), atomically: true, encoding: .utf8)
         }
 
-        /// Starts `diorama play --link` in namespace `index` for `seconds`, with `extra` arguments.
-        func start(in namespaces: NetworkNamespaces, _ index: Int, seconds: Double, _ extra: [String] = []) throws {
+        /// Starts `diorama play` (`--link` unless `linked` is false) in namespace `index` for `seconds`, with `extra`
+        /// arguments.
+        func start(in namespaces: NetworkNamespaces, _ index: Int, seconds: Double, _ extra: [String] = [], linked: Bool = true) throws {
             startedAt = monotonic()
             command = try namespaces.start([
                 "/usr/bin/env", "SDL_VIDEODRIVER=dummy", "SDL_AUDIODRIVER=dummy",
                 "ALSA_CONFIG_PATH=/usr/share/alsa/alsa.conf:" + folder.path("asound.conf"),
                 "XDG_CONFIG_HOME=" + folder.path("config"),
-                DioramaCommand.executable.path, "play", SeveralScreensTests.fixture, "--link", "--audio-device", "capture",
+                DioramaCommand.executable.path, "play", SeveralScreensTests.fixture, "--audio-device", "capture",
                 "--size", "320x180", "--duration", String(seconds), "--log", log,
-            ] + extra, in: index)
+            ] + (linked ? ["--link"] : []) + extra, in: index)
         }
 
         /// Waits for the player to exit; its status and terminal lines.

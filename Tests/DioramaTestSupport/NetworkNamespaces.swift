@@ -46,8 +46,9 @@ public final class NetworkNamespaces: @unchecked Sendable {
     }
 
     private func destroy() {
+        // SIGKILL: a child started from a test thread may inherit a mask that blocks SIGTERM.
         for process in lock.withLock({ started }) where process.isRunning {
-            process.terminate()
+            kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }
         _ = try? Self.runScript(["destroy", prefix])
