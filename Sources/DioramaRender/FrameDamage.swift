@@ -46,11 +46,32 @@ extension FrameRenderer {
         guard node.opacity > 0, node.transform.isDrawable else { return NodeFootprint(box: nil, clipSafe: true) }
         var nodeMatrix = node.transform.cairoMatrix, parent = ctm, matrix = cairo_matrix_t()
         cairo_matrix_multiply(&matrix, &nodeMatrix, &parent)
-        guard let ink = inkBounds(of: node) else { return NodeFootprint(box: nil, clipSafe: true) }
+        guard var ink = inkBounds(of: node) else { return NodeFootprint(box: nil, clipSafe: true) }
+        // A part of a drawing fills a rectangle the size of the whole drawing: its cached raster knows its ink.
+        if case .image(let image) = node.content, image.isVector, let raster = cachedRaster(image, under: matrix) {
+            guard raster.ink.width > 0, raster.ink.height > 0 else { return NodeFootprint(box: nil, clipSafe: true) }
+            let q = raster.scale
+            let inked = BoundingBox(minX: image.rect.x + Double(raster.ink.x) / q, minY: image.rect.y + Double(raster.ink.y) / q,
+                                    maxX: image.rect.x + Double(raster.ink.x + raster.ink.width) / q,
+                                    maxY: image.rect.y + Double(raster.ink.y + raster.ink.height) / q)
+            ink = BoundingBox(minX: max(ink.minX, inked.minX), minY: max(ink.minY, inked.minY),
+                              maxX: min(ink.maxX, inked.maxX), maxY: min(ink.maxY, inked.maxY))
+            guard ink.nonEmptyBox != nil else { return NodeFootprint(box: nil, clipSafe: true) }
+        }
         // Slack for antialiasing, particle sprites' margins and reaches rounded to whole device pixels.
         let slack = 4 + ctm.uniformScale.rounded(.up)
         let box = matrix.boundingBox(of: ink.insetBy(-node.effectReach)).insetBy(-slack).roundedOut
         return NodeFootprint(box: box.nonEmpty, clipSafe: isClipSafe(node, parent: ctm))
+    }
+
+    /// The raster drawVectorImage would paint for `image` under `matrix`, when it is cached already.
+    private func cachedRaster(_ image: ImageContent, under matrix: cairo_matrix_t)
+        -> (ink: (x: Int, y: Int, width: Int, height: Int), scale: Double)? {
+        let quantized = VectorArtRasterCache.quantizedScale(max(hypot(matrix.xx, matrix.yx), hypot(matrix.xy, matrix.yy)))
+        guard quantized > 0, image.rect.width > 0, image.rect.height > 0 else { return nil }
+        let key = VectorArtRasterCache.Key(path: resolvedImagePath(image.path), element: image.element,
+                                           width: image.rect.width, height: image.rect.height, scale: quantized)
+        return vectorRasters.cached(key).map { ($0.ink, quantized) }
     }
 
     /// See `NodeFootprint.clipSafe`; conservative (false when in doubt).
@@ -159,8 +180,8 @@ extension FrameRenderer {
                 }
             }
         }
-        // Past half the canvas, one pass over everything costs less than drawing the nodes behind several areas.
-        return areas.reduce(0) { $0 + $1.area } * 2 > canvas.area ? nil : areas
+        // Areas do not overlap, so drawing them costs about their share of the canvas; near all of it, one pass.
+        return areas.reduce(0) { $0 + $1.area } * 10 > canvas.area * 9 ? nil : areas
     }
 }
 
