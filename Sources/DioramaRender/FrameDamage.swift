@@ -145,9 +145,8 @@ extension FrameRenderer {
                             canvas: PixelRect) -> [PixelRect]? {
         var areas: [PixelRect] = []
         for index in changed.indices where changed[index] {
-            for box in [old[index].box, new[index].box] {
-                if let box, let visible = box.intersection(canvas) { areas.append(visible) }
-            }
+            if let box = old[index].box?.intersection(canvas) { areas.append(box) }
+            if let box = new[index].box?.intersection(canvas) { areas.append(box) }
         }
         // Merge overlapping areas and grow each over the clip-dependent nodes it reaches, until nothing changes.
         var settled = false, rounds = 0

@@ -53,6 +53,8 @@ public final class FrameRenderer {
     private var recentUnchanged: [Int] = []
     /// The last frame's pixels and its top-level nodes' footprints: a frame draws again only where nodes changed.
     private var lastFrame: StaticPrefix?
+    /// True when `lastFrame` holds the frame of `previousFrame`'s nodes.
+    private var lastFrameIsCurrent = false
     private var lastFootprints: [NodeFootprint] = []
     /// How many damage areas the last frame drew (0: nothing changed; nil: the whole frame), for tests.
     private(set) var lastDamage: [PixelRect]?
@@ -111,55 +113,68 @@ public final class FrameRenderer {
         }
         let prefix = staticPrefixes.last!
         do {
-            try drawChanges(snapshot, key: key, prefix: prefix)
+            try drawChanges(snapshot, key: key, prefix: prefix, into: pixels, stride: stride)
         } catch {
             // Half drawn: the next frame starts afresh.
-            lastFrame = nil
+            lastFrameIsCurrent = false
             throw error
         }
-        lastFrame!.copy(into: pixels, stride: stride)
         previousFrame = (key, snapshot.nodes)
     }
 
-    /// Brings `lastFrame` to this snapshot: only the areas of nodes that changed since the last frame are drawn
-    /// again (see FrameDamage.swift), or everything after a change of size, canvas or background, or of the nodes'
-    /// count, or when the changes cover most of the canvas.
-    private func drawChanges(_ snapshot: Snapshot, key: FrameKey, prefix: StaticPrefix) throws {
+    /// Draws the frame into `pixels`: when the last frame is kept and only small areas changed since, as the last
+    /// frame with those areas drawn again (see FrameDamage.swift); otherwise whole, as the still prefix and the nodes
+    /// after it. The frame is kept (one more copy of it) only while the changes from frame to frame stay small, so
+    /// scenes that change everywhere pay nothing for damage.
+    private func drawChanges(_ snapshot: Snapshot, key: FrameKey, prefix: StaticPrefix, into pixels: UnsafeMutableRawPointer,
+                             stride: Int) throws {
         let placement = CanvasPlacement(canvas: snapshot.canvas, outputWidth: key.width, outputHeight: key.height)
         let ctm = cairo_matrix_t(xx: placement.scale, yx: 0, xy: 0, yy: placement.scale, x0: placement.originX, y0: placement.originY)
-        let footprints = placement.scale > 0 ? snapshot.nodes.map { footprint(of: $0, ctm: ctm) } : []
+        let footprints = usesDamage && placement.scale > 0 ? snapshot.nodes.map { footprint(of: $0, ctm: ctm) } : []
         defer { lastFootprints = footprints }
         let canvas = PixelRect(x: Int(placement.originX), y: Int(placement.originY),
                                width: Int((placement.originX + placement.width).rounded()) - Int(placement.originX),
                                height: Int((placement.originY + placement.height).rounded()) - Int(placement.originY))
         var areas: [PixelRect]?
-        if usesDamage, let lastFrame, let previous = previousFrame, lastFrame.key == key, previous.key == key,
-           previous.nodes.count == snapshot.nodes.count, lastFootprints.count == footprints.count, placement.scale > 0,
-           canvas.nonEmpty != nil {
-            let changed = zip(previous.nodes, snapshot.nodes).map { $0 != $1 }
+        if usesDamage, let previous = previousFrame, previous.key == key, previous.nodes.count == snapshot.nodes.count,
+           lastFootprints.count == footprints.count, placement.scale > 0, canvas.nonEmpty != nil {
+            var changed = [Bool](repeating: false, count: snapshot.nodes.count)
+            for index in changed.indices { changed[index] = previous.nodes[index] != snapshot.nodes[index] }
             areas = Self.damageAreas(old: lastFootprints, new: footprints, changed: changed, firstDrawn: prefix.nodes.count,
                                      canvas: canvas)
         }
-        lastDamage = areas
-        guard let areas, let lastFrame else {
-            if lastFrame?.key != key { lastFrame = StaticPrefix(key: key, nodes: []) }
-            prefix.copy(into: lastFrame!.pixels, stride: key.width * 4)
-            try lastFrame!.withSurface { surface in
-                try drawFrame(snapshot, nodes: snapshot.nodes[prefix.nodes.count...], on: surface, clearing: false)
+        guard let areas, let lastFrame, lastFrameIsCurrent, lastFrame.key == key else {
+            lastDamage = nil
+            prefix.copy(into: pixels, stride: stride)
+            let target = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                             Int32(key.width), Int32(key.height), Int32(stride))!
+            defer {
+                cairo_surface_finish(target)
+                cairo_surface_destroy(target)
+            }
+            try drawFrame(snapshot, nodes: snapshot.nodes[prefix.nodes.count...], on: target, clearing: false)
+            // Small changes now promise small changes next frame: keep this one to draw the next over.
+            lastFrameIsCurrent = areas != nil
+            if lastFrameIsCurrent {
+                if self.lastFrame?.key != key { self.lastFrame = StaticPrefix(key: key, nodes: []) }
+                self.lastFrame!.copy(from: pixels, stride: stride)
             }
             return
         }
-        guard !areas.isEmpty else { return }
-        try lastFrame.withSurface { surface in
-            for area in areas {
-                prefix.copy(into: lastFrame.pixels, stride: key.width * 4, area: area)
-                let nodes = snapshot.nodes.indices.filter { index in
-                    index >= prefix.nodes.count && footprints[index].box.map { $0.intersects(area) } == true
+        lastDamage = areas
+        if !areas.isEmpty {
+            try lastFrame.withSurface { surface in
+                for area in areas {
+                    prefix.copy(into: lastFrame.pixels, stride: key.width * 4, area: area)
+                    let nodes = snapshot.nodes.indices.filter { index in
+                        index >= prefix.nodes.count && footprints[index].box.map { $0.intersects(area) } == true
+                    }
+                    guard !nodes.isEmpty else { continue }
+                    try drawFrame(snapshot, nodes: nodes.map { snapshot.nodes[$0] }[...], on: surface, clearing: false, area: area)
                 }
-                guard !nodes.isEmpty else { continue }
-                try drawFrame(snapshot, nodes: nodes.map { snapshot.nodes[$0] }[...], on: surface, clearing: false, area: area)
             }
         }
+        lastFrame.copy(into: pixels, stride: stride)
     }
 
     /// Renders a snapshot and writes it as a PNG file (replacing any file at `url`).
@@ -285,6 +300,14 @@ final class StaticPrefix {
             cairo_surface_destroy(surface)
         }
         try body(surface)
+    }
+
+    /// Replaces all pixels with a copy of `pixels` (rows of `stride` bytes, the same size as these).
+    func copy(from pixels: UnsafeRawPointer, stride: Int) {
+        let rowBytes = key.width * 4
+        for y in 0..<key.height {
+            (bytes + y * rowBytes).copyMemory(from: pixels + y * stride, byteCount: rowBytes)
+        }
     }
 
     /// Copies the pixels of `area` only (rows of `stride` bytes at `pixels`, the same size as these).
