@@ -130,7 +130,16 @@ public final class FrameRenderer {
                              stride: Int) throws {
         let placement = CanvasPlacement(canvas: snapshot.canvas, outputWidth: key.width, outputHeight: key.height)
         let ctm = cairo_matrix_t(xx: placement.scale, yx: 0, xy: 0, yy: placement.scale, x0: placement.originX, y0: placement.originY)
-        let footprints = usesDamage && placement.scale > 0 ? snapshot.nodes.map { footprint(of: $0, ctm: ctm) } : []
+        // A node equal to the last frame's keeps its footprint (measuring text and paths for every node costs).
+        let sameNodes = previousFrame.map { $0.key == key && $0.nodes.count == snapshot.nodes.count } == true
+            && lastFootprints.count == snapshot.nodes.count
+        var footprints: [NodeFootprint] = []
+        if usesDamage, placement.scale > 0 {
+            footprints.reserveCapacity(snapshot.nodes.count)
+            for (index, node) in snapshot.nodes.enumerated() {
+                footprints.append(sameNodes && previousFrame!.nodes[index] == node ? lastFootprints[index] : footprint(of: node, ctm: ctm))
+            }
+        }
         defer { lastFootprints = footprints }
         let canvas = PixelRect(x: Int(placement.originX), y: Int(placement.originY),
                                width: Int((placement.originX + placement.width).rounded()) - Int(placement.originX),
