@@ -51,6 +51,15 @@ public final class FrameRenderer {
     /// The leading counts that stayed equal in the last three frames: their least has held still throughout, even
     /// when a node after it alternates between changing and not (a 30 fps Lottie in a 60 fps player).
     private var recentUnchanged: [Int] = []
+    /// The last frame's pixels and its top-level nodes' footprints: a frame draws again only where nodes changed.
+    private var lastFrame: StaticPrefix?
+    /// True when `lastFrame` holds the frame of `previousFrame`'s nodes.
+    private var lastFrameIsCurrent = false
+    private var lastFootprints: [NodeFootprint] = []
+    /// How many damage areas the last frame drew (0: nothing changed; nil: the whole frame), for tests.
+    private(set) var lastDamage: [PixelRect]?
+    /// False draws every frame whole (the reference the damage tests compare with).
+    var usesDamage = true
 
     public init(imageDirectory: URL? = nil) {
         self.imageDirectory = imageDirectory
@@ -103,15 +112,78 @@ public final class FrameRenderer {
             })
         }
         let prefix = staticPrefixes.last!
-        prefix.copy(into: pixels, stride: stride)
-        let target = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
-                                                         Int32(width), Int32(height), Int32(stride))!
-        defer {
-            cairo_surface_finish(target)
-            cairo_surface_destroy(target)
+        do {
+            try drawChanges(snapshot, key: key, prefix: prefix, into: pixels, stride: stride)
+        } catch {
+            // Half drawn: the next frame starts afresh.
+            lastFrameIsCurrent = false
+            throw error
         }
-        try drawFrame(snapshot, nodes: snapshot.nodes[prefix.nodes.count...], on: target, clearing: false)
         previousFrame = (key, snapshot.nodes)
+    }
+
+    /// Draws the frame into `pixels`: when the last frame is kept and only small areas changed since, as the last
+    /// frame with those areas drawn again (see FrameDamage.swift); otherwise whole, as the still prefix and the nodes
+    /// after it. The frame is kept (one more copy of it) only while the changes from frame to frame stay small, so
+    /// scenes that change everywhere pay nothing for damage.
+    private func drawChanges(_ snapshot: Snapshot, key: FrameKey, prefix: StaticPrefix, into pixels: UnsafeMutableRawPointer,
+                             stride: Int) throws {
+        let placement = CanvasPlacement(canvas: snapshot.canvas, outputWidth: key.width, outputHeight: key.height)
+        let ctm = cairo_matrix_t(xx: placement.scale, yx: 0, xy: 0, yy: placement.scale, x0: placement.originX, y0: placement.originY)
+        // A node equal to the last frame's keeps its footprint (measuring text and paths for every node costs).
+        let sameNodes = previousFrame.map { $0.key == key && $0.nodes.count == snapshot.nodes.count } == true
+            && lastFootprints.count == snapshot.nodes.count
+        var footprints: [NodeFootprint] = []
+        if usesDamage, placement.scale > 0 {
+            footprints.reserveCapacity(snapshot.nodes.count)
+            for (index, node) in snapshot.nodes.enumerated() {
+                footprints.append(sameNodes && previousFrame!.nodes[index] == node ? lastFootprints[index] : footprint(of: node, ctm: ctm))
+            }
+        }
+        defer { lastFootprints = footprints }
+        let canvas = PixelRect(x: Int(placement.originX), y: Int(placement.originY),
+                               width: Int((placement.originX + placement.width).rounded()) - Int(placement.originX),
+                               height: Int((placement.originY + placement.height).rounded()) - Int(placement.originY))
+        var areas: [PixelRect]?
+        if usesDamage, let previous = previousFrame, previous.key == key, previous.nodes.count == snapshot.nodes.count,
+           lastFootprints.count == footprints.count, placement.scale > 0, canvas.nonEmpty != nil {
+            var changed = [Bool](repeating: false, count: snapshot.nodes.count)
+            for index in changed.indices { changed[index] = previous.nodes[index] != snapshot.nodes[index] }
+            areas = Self.damageAreas(old: lastFootprints, new: footprints, changed: changed, firstDrawn: prefix.nodes.count,
+                                     canvas: canvas)
+        }
+        guard let areas, let lastFrame, lastFrameIsCurrent, lastFrame.key == key else {
+            lastDamage = nil
+            prefix.copy(into: pixels, stride: stride)
+            let target = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                             Int32(key.width), Int32(key.height), Int32(stride))!
+            defer {
+                cairo_surface_finish(target)
+                cairo_surface_destroy(target)
+            }
+            try drawFrame(snapshot, nodes: snapshot.nodes[prefix.nodes.count...], on: target, clearing: false)
+            // Small changes now promise small changes next frame: keep this one to draw the next over.
+            lastFrameIsCurrent = areas != nil
+            if lastFrameIsCurrent {
+                if self.lastFrame?.key != key { self.lastFrame = StaticPrefix(key: key, nodes: []) }
+                self.lastFrame!.copy(from: pixels, stride: stride)
+            }
+            return
+        }
+        lastDamage = areas
+        if !areas.isEmpty {
+            try lastFrame.withSurface { surface in
+                for area in areas {
+                    prefix.copy(into: lastFrame.pixels, stride: key.width * 4, area: area)
+                    let nodes = snapshot.nodes.indices.filter { index in
+                        index >= prefix.nodes.count && footprints[index].box.map { $0.intersects(area) } == true
+                    }
+                    guard !nodes.isEmpty else { continue }
+                    try drawFrame(snapshot, nodes: nodes.map { snapshot.nodes[$0] }[...], on: surface, clearing: false, area: area)
+                }
+            }
+        }
+        lastFrame.copy(into: pixels, stride: stride)
     }
 
     /// Renders a snapshot and writes it as a PNG file (replacing any file at `url`).
@@ -120,12 +192,17 @@ public final class FrameRenderer {
     }
 
     /// Draws the letterbox and background (when `clearing`) and `nodes` on an ARGB32 surface.
+    /// With `area`, only those pixels are drawn.
     private func drawFrame(_ snapshot: Snapshot, nodes: ArraySlice<NodeSnapshot>, on surface: OpaquePointer,
-                           clearing: Bool) throws {
+                           clearing: Bool, area: PixelRect? = nil) throws {
         let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
         let placement = CanvasPlacement(canvas: snapshot.canvas, outputWidth: width, outputHeight: height)
         let cr = cairo_create(surface)!
         defer { cairo_destroy(cr) }
+        if let area {
+            cairo_rectangle(cr, Double(area.x), Double(area.y), Double(area.width), Double(area.height))
+            cairo_clip(cr)
+        }
         if clearing {
             cairo_set_operator(cr, CAIRO_OPERATOR_SOURCE)
             cairo_set_source_rgba(cr, 0, 0, 0, 1)
@@ -204,33 +281,59 @@ struct FrameKey: Equatable {
 final class StaticPrefix {
     let key: FrameKey
     let nodes: [NodeSnapshot]
-    private var bytes: [UInt8]
+    private let bytes: UnsafeMutableRawPointer
 
-    init(key: FrameKey, nodes: [NodeSnapshot], draw: (OpaquePointer) throws -> Void) throws {
+    /// Pixels of `key`'s size, all transparent.
+    init(key: FrameKey, nodes: [NodeSnapshot]) {
         self.key = key
         self.nodes = nodes
-        bytes = [UInt8](repeating: 0, count: key.width * key.height * 4)
-        try bytes.withUnsafeMutableBytes { buffer in
-            let surface = cairo_image_surface_create_for_data(buffer.baseAddress!.assumingMemoryBound(to: UInt8.self),
-                                                              CAIRO_FORMAT_ARGB32, Int32(key.width), Int32(key.height),
-                                                              Int32(key.width * 4))!
-            defer {
-                cairo_surface_finish(surface)
-                cairo_surface_destroy(surface)
-            }
-            try draw(surface)
+        bytes = .allocate(byteCount: key.width * key.height * 4, alignment: 16)
+        bytes.initializeMemory(as: UInt8.self, repeating: 0, count: key.width * key.height * 4)
+    }
+
+    convenience init(key: FrameKey, nodes: [NodeSnapshot], draw: (OpaquePointer) throws -> Void) throws {
+        self.init(key: key, nodes: nodes)
+        try withSurface(draw)
+    }
+
+    deinit { bytes.deallocate() }
+
+    var pixels: UnsafeMutableRawPointer { bytes }
+
+    /// A cairo surface over the pixels, for the duration of `body`.
+    func withSurface(_ body: (OpaquePointer) throws -> Void) throws {
+        let surface = cairo_image_surface_create_for_data(bytes.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                          Int32(key.width), Int32(key.height), Int32(key.width * 4))!
+        defer {
+            cairo_surface_finish(surface)
+            cairo_surface_destroy(surface)
+        }
+        try body(surface)
+    }
+
+    /// Replaces all pixels with a copy of `pixels` (rows of `stride` bytes, the same size as these).
+    func copy(from pixels: UnsafeRawPointer, stride: Int) {
+        let rowBytes = key.width * 4
+        for y in 0..<key.height {
+            (bytes + y * rowBytes).copyMemory(from: pixels + y * stride, byteCount: rowBytes)
+        }
+    }
+
+    /// Copies the pixels of `area` only (rows of `stride` bytes at `pixels`, the same size as these).
+    func copy(into pixels: UnsafeMutableRawPointer, stride: Int, area: PixelRect) {
+        let rowBytes = key.width * 4
+        for y in area.y..<(area.y + area.height) {
+            (pixels + y * stride + area.x * 4).copyMemory(from: bytes + y * rowBytes + area.x * 4, byteCount: area.width * 4)
         }
     }
 
     func copy(into pixels: UnsafeMutableRawPointer, stride: Int) {
         let rowBytes = key.width * 4
-        bytes.withUnsafeBytes { source in
-            if stride == rowBytes {
-                pixels.copyMemory(from: source.baseAddress!, byteCount: rowBytes * key.height)
-            } else {
-                for y in 0..<key.height {
-                    (pixels + y * stride).copyMemory(from: source.baseAddress! + y * rowBytes, byteCount: rowBytes)
-                }
+        if stride == rowBytes {
+            pixels.copyMemory(from: bytes, byteCount: rowBytes * key.height)
+        } else {
+            for y in 0..<key.height {
+                (pixels + y * stride).copyMemory(from: bytes + y * rowBytes, byteCount: rowBytes)
             }
         }
     }

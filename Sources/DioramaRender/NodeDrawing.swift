@@ -287,10 +287,11 @@ extension cairo_matrix_t {
     }
 
     func boundingBox(of box: BoundingBox) -> BoundingBox {
-        let corners = [apply(box.minX, box.minY), apply(box.maxX, box.minY),
-                       apply(box.minX, box.maxY), apply(box.maxX, box.maxY)]
-        return BoundingBox(minX: corners.map(\.0).min()!, minY: corners.map(\.1).min()!,
-                           maxX: corners.map(\.0).max()!, maxY: corners.map(\.1).max()!)
+        // Without arrays: this runs for every node of every frame.
+        let a = apply(box.minX, box.minY), b = apply(box.maxX, box.minY)
+        let c = apply(box.minX, box.maxY), d = apply(box.maxX, box.maxY)
+        return BoundingBox(minX: min(a.0, b.0, c.0, d.0), minY: min(a.1, b.1, c.1, d.1),
+                           maxX: max(a.0, b.0, c.0, d.0), maxY: max(a.1, b.1, c.1, d.1))
     }
 }
 

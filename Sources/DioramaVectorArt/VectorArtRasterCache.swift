@@ -62,6 +62,9 @@ public final class VectorArtRasterCache {
 
     public func contains(_ key: Key) -> Bool { entries[key] != nil }
 
+    /// The cached picture for `key`, if any, without counting a use.
+    public func cached(_ key: Key) -> Raster? { entries[key]?.raster }
+
     /// The picture for `key`, drawn by `draw` (onto a transparent ARGB32 surface of the key's pixel size,
     /// already scaled to points) when it is not cached. Nil when the picture would not fit in the cache at all.
     public func raster(for key: Key, draw: (_ cr: OpaquePointer) -> Void) -> Raster? {

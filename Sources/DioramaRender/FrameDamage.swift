@@ -1,0 +1,198 @@
+import CCairo
+import DioramaDocument
+import DioramaLottie
+import DioramaTimeline
+import DioramaVectorArt
+import Foundation
+
+// Damage: a frame is the last frame with only the areas of top-level nodes that changed drawn again (the still
+// prefix copied into each area, then every later node that reaches into it, clipped to it).
+//
+// Why that is byte-identical to drawing the whole frame: cairo and pixman compute a pixel of a solid fill,
+// stroke, text run, particle or pixel-aligned image from the geometry alone, so a pixel-aligned clip only
+// chooses which pixels are written. Not so for gradients, images that are scaled, rotated or placed between
+// pixels, blur and shadow: cairo hands pixman a pattern transform relative to the centre of the area drawn,
+// and layers take their origin and reduced grid from the visible area. A node with any of these ("clip
+// dependent") is therefore never cut by a damage area: an area that reaches it grows to hold all of it.
+
+/// Where a top-level node paints on the output, and whether a clip can cut it without changing its pixels.
+struct NodeFootprint: Equatable {
+    /// Device pixels that hold everything the node paints (ink, stroke reach, blur and shadow), conservatively;
+    /// nil when it paints nothing.
+    var box: PixelRect?
+    /// True when any pixel-aligned clip leaves the node's pixels inside the clip exactly as drawn unclipped.
+    var clipSafe: Bool
+}
+
+extension PixelRect {
+    func union(_ other: PixelRect) -> PixelRect {
+        let x1 = min(x, other.x), y1 = min(y, other.y)
+        let x2 = max(x + width, other.x + other.width), y2 = max(y + height, other.y + other.height)
+        return PixelRect(x: x1, y: y1, width: x2 - x1, height: y2 - y1)
+    }
+
+    func contains(_ other: PixelRect) -> Bool {
+        other.x >= x && other.y >= y && other.x + other.width <= x + width && other.y + other.height <= y + height
+    }
+
+    func intersects(_ other: PixelRect) -> Bool { intersection(other) != nil }
+
+    var area: Int { width * height }
+}
+
+extension FrameRenderer {
+    /// The footprint of a top-level node drawn under `ctm` (the canvas placement).
+    func footprint(of node: NodeSnapshot, ctm: cairo_matrix_t) -> NodeFootprint {
+        guard node.opacity > 0, node.transform.isDrawable else { return NodeFootprint(box: nil, clipSafe: true) }
+        var nodeMatrix = node.transform.cairoMatrix, parent = ctm, matrix = cairo_matrix_t()
+        cairo_matrix_multiply(&matrix, &nodeMatrix, &parent)
+        guard var ink = inkBounds(of: node) else { return NodeFootprint(box: nil, clipSafe: true) }
+        // A part of a drawing fills a rectangle the size of the whole drawing: its cached raster knows its ink.
+        if case .image(let image) = node.content, image.isVector, let raster = cachedRaster(image, under: matrix) {
+            guard raster.ink.width > 0, raster.ink.height > 0 else { return NodeFootprint(box: nil, clipSafe: true) }
+            let q = raster.scale
+            let inked = BoundingBox(minX: image.rect.x + Double(raster.ink.x) / q, minY: image.rect.y + Double(raster.ink.y) / q,
+                                    maxX: image.rect.x + Double(raster.ink.x + raster.ink.width) / q,
+                                    maxY: image.rect.y + Double(raster.ink.y + raster.ink.height) / q)
+            ink = BoundingBox(minX: max(ink.minX, inked.minX), minY: max(ink.minY, inked.minY),
+                              maxX: min(ink.maxX, inked.maxX), maxY: min(ink.maxY, inked.maxY))
+            guard ink.nonEmptyBox != nil else { return NodeFootprint(box: nil, clipSafe: true) }
+        }
+        // Slack for antialiasing, particle sprites' margins and reaches rounded to whole device pixels.
+        let slack = 4 + ctm.uniformScale.rounded(.up)
+        let box = matrix.boundingBox(of: ink.insetBy(-node.effectReach)).insetBy(-slack).roundedOut
+        return NodeFootprint(box: box.nonEmpty, clipSafe: isClipSafe(node, parent: ctm))
+    }
+
+    /// The raster drawVectorImage would paint for `image` under `matrix`, when it is cached already.
+    private func cachedRaster(_ image: ImageContent, under matrix: cairo_matrix_t)
+        -> (ink: (x: Int, y: Int, width: Int, height: Int), scale: Double)? {
+        let quantized = VectorArtRasterCache.quantizedScale(max(hypot(matrix.xx, matrix.yx), hypot(matrix.xy, matrix.yy)))
+        guard quantized > 0, image.rect.width > 0, image.rect.height > 0 else { return nil }
+        let key = VectorArtRasterCache.Key(path: resolvedImagePath(image.path), element: image.element,
+                                           width: image.rect.width, height: image.rect.height, scale: quantized)
+        return vectorRasters.cached(key).map { ($0.ink, quantized) }
+    }
+
+    /// See `NodeFootprint.clipSafe`; conservative (false when in doubt).
+    private func isClipSafe(_ node: NodeSnapshot, parent: cairo_matrix_t) -> Bool {
+        guard node.opacity > 0, node.transform.isDrawable else { return true }
+        if node.blur > 0 || node.shadow != nil || node.mask.map({ !$0.isSolid }) == true { return false }
+        if node.hueRotation != 0, node.content.containsImage { return false }
+        var nodeMatrix = node.transform.cairoMatrix, parent = parent, matrix = cairo_matrix_t()
+        cairo_matrix_multiply(&matrix, &nodeMatrix, &parent)
+        switch node.content {
+        case .group(let children):
+            return children.allSatisfy { isClipSafe($0, parent: matrix) }
+        case .shape(let shape):
+            return shape.fill?.isSolid != false && shape.stroke?.paint.isSolid != false
+        case .text(let text):
+            return text.paint.isSolid
+        case .particles:
+            return true
+        case .image(let image):
+            return isPixelAligned(image, under: matrix)
+        case .lottie(let lottie):
+            let box = BoundingBox(lottie.rect)
+            let scaleX = (matrix.xx * matrix.xx + matrix.yx * matrix.yx).squareRoot()
+            let scaleY = (matrix.xy * matrix.xy + matrix.yy * matrix.yy).squareRoot()
+            let side = Double(LottieAnimation.maximumSide)
+            let width = min(((box.maxX - box.minX) * scaleX).rounded(.up), side)
+            let height = min(((box.maxY - box.minY) * scaleY).rounded(.up), side)
+            guard width > 0, height > 0 else { return true }
+            return placedMatrix(matrix, x: box.minX, y: box.minY, scaleX: (box.maxX - box.minX) / width,
+                                scaleY: (box.maxY - box.minY) / height).isIntegerTranslation
+        }
+    }
+
+    /// True when the image's pixels land one for one on device pixels (a copy, whatever the clip).
+    private func isPixelAligned(_ image: ImageContent, under matrix: cairo_matrix_t) -> Bool {
+        let box = BoundingBox(image.rect)
+        guard box.nonEmptyBox != nil else { return true }
+        if image.isVector {
+            // As drawVectorImage places a cached raster (one too large to cache is drawn as vectors: not aligned).
+            let scale = max(hypot(matrix.xx, matrix.yx), hypot(matrix.xy, matrix.yy))
+            let quantized = VectorArtRasterCache.quantizedScale(scale)
+            guard quantized > 0 else { return true }
+            let bytes = Int((image.rect.width * quantized).rounded(.up)) * Int((image.rect.height * quantized).rounded(.up)) * 4
+            guard bytes <= vectorRasters.capacity else { return false }
+            return placedMatrix(matrix, x: image.rect.x, y: image.rect.y, scaleX: 1 / quantized, scaleY: 1 / quantized)
+                .isIntegerTranslation
+        }
+        guard let whole = self.image(atPath: image.path) else { return true }
+        var width = Double(cairo_image_surface_get_width(whole)), height = Double(cairo_image_surface_get_height(whole))
+        if let sheet = image.sprite, sheet.columns > 0, sheet.rows > 0 {
+            width /= Double(sheet.columns)
+            height /= Double(sheet.rows)
+        }
+        guard width > 0, height > 0 else { return true }
+        return placedMatrix(matrix, x: box.minX, y: box.minY, scaleX: (box.maxX - box.minX) / width,
+                            scaleY: (box.maxY - box.minY) / height).isIntegerTranslation
+    }
+
+    /// `matrix` translated then scaled, as cairo_translate and cairo_scale would make it.
+    private func placedMatrix(_ matrix: cairo_matrix_t, x: Double, y: Double, scaleX: Double, scaleY: Double) -> cairo_matrix_t {
+        var placed = matrix
+        cairo_matrix_translate(&placed, x, y)
+        cairo_matrix_scale(&placed, scaleX, scaleY)
+        return placed
+    }
+
+    /// The areas to draw again, given the footprints of the last frame's and this frame's nodes (same count) and
+    /// which nodes changed; nil when the whole canvas should be drawn. Each area lies within `canvas` and holds
+    /// every clip-dependent node it reaches (of those from `firstDrawn` on), whole.
+    static func damageAreas(old: [NodeFootprint], new: [NodeFootprint], changed: [Bool], firstDrawn: Int,
+                            canvas: PixelRect) -> [PixelRect]? {
+        var areas: [PixelRect] = []
+        for index in changed.indices where changed[index] {
+            if let box = old[index].box?.intersection(canvas) { areas.append(box) }
+            if let box = new[index].box?.intersection(canvas) { areas.append(box) }
+        }
+        // Merge overlapping areas and grow each over the clip-dependent nodes it reaches, until nothing changes.
+        var settled = false, rounds = 0
+        while !settled {
+            rounds += 1
+            if rounds > 64 { return nil }
+            settled = true
+            var merged: [PixelRect] = []
+            for area in areas {
+                var area = area
+                var index = 0
+                while index < merged.count {
+                    if merged[index].intersects(area) {
+                        area = area.union(merged.remove(at: index))
+                        index = 0
+                    } else {
+                        index += 1
+                    }
+                }
+                merged.append(area)
+            }
+            if merged.count != areas.count { settled = false }
+            areas = merged
+            for index in areas.indices {
+                for footprint in new[firstDrawn...] where !footprint.clipSafe {
+                    guard let box = footprint.box?.intersection(canvas), areas[index].intersects(box),
+                          !areas[index].contains(box) else { continue }
+                    areas[index] = areas[index].union(box)
+                    settled = false
+                }
+            }
+        }
+        // Areas do not overlap, so drawing them costs about their share of the canvas; near all of it, one pass.
+        return areas.reduce(0) { $0 + $1.area } * 10 > canvas.area * 9 ? nil : areas
+    }
+}
+
+extension cairo_matrix_t {
+    /// An exact whole-pixel translation: an image under it is copied pixel for pixel.
+    var isIntegerTranslation: Bool {
+        xx == 1 && yy == 1 && xy == 0 && yx == 0 && x0 == x0.rounded() && y0 == y0.rounded()
+    }
+}
+
+extension Paint {
+    var isSolid: Bool {
+        if case .solid = self { true } else { false }
+    }
+}
