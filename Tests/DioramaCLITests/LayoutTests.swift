@@ -33,7 +33,7 @@ import Testing
     }
 
     @Test(arguments: ["DioramaDocument", "DioramaTimeline", "DioramaMixer", "DioramaSynthesis", "DioramaRender", "DioramaAudio", "DioramaPlayer",
-                       "DioramaExport"])
+                       "DioramaExport", "DioramaVerify", "DioramaVectorArt", "DioramaLottie", "DioramaLink", "DioramaShowControl"])
     func libraryModulesHoldNoBenchmarksOrTestDoubles(module: String) throws {
         let folder = Self.sources.appendingPathComponent(module)
         let files = FileManager.default.enumerator(atPath: folder.path)?.compactMap { $0 as? String } ?? []
