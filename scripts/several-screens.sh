@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Plays one show on several stand-in machines on this host and prints how closely they agree.
+#
+#   sudo scripts/several-screens.sh [COUNT] [SECONDS] [SCENES_FILE]     (defaults: 3 players, 12 s, scenes.json)
+#
+# Makes COUNT network namespaces joined by veth pairs (scripts/netns.sh), starts `diorama play --link` headless in
+# each (SDL's dummy video driver, sound captured by an ALSA file device), one every 1.5 s so that each joins a running
+# show, and removes the namespaces afterwards. Then, for every cue the first player heard, it prints when each player
+# heard it (on the host's monotonic clock, each capture placed by its player's log) and the spread, and the largest
+# difference in show time between frames presented at the same moment. Files stay in a temporary folder it names.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+count="${1:-3}"
+seconds="${2:-12}"
+scenes="$(realpath "${3:-$root/scenes.json}")"
+source "$root/scripts/netns.sh"
+if ! reason="$(netns_check)"; then
+    echo "several-screens: $reason" >&2
+    exit 2
+fi
+diorama="${DIORAMA:-$root/.build/release/diorama}"   # DIORAMA=PATH uses another build
+if [ ! -x "$diorama" ]; then
+    (cd "$root" && swift build -c release --product diorama)
+fi
+work="$(mktemp -d -t diorama-screens-XXXXXX)"
+prefix="screens$$"
+trap 'netns_destroy "$prefix"' EXIT
+netns_create "$prefix" "$count" >/dev/null
+
+pids=()
+for n in $(seq 1 "$count"); do
+    cat > "$work/asound-$n.conf" <<EOF
+pcm.capture {
+    type file
+    slave { pcm { type null } }
+    file "$work/capture-$n.raw"
+    format "raw"
+    truncate true
+    perm 0644
+}
+EOF
+    # Later players play shorter, so that all stop together.
+    duration=$(python3 -c "print($seconds - ($n - 1) * 1.5)")
+    ip netns exec "$prefix-$n" env SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy \
+        ALSA_CONFIG_PATH="/usr/share/alsa/alsa.conf:$work/asound-$n.conf" XDG_CONFIG_HOME="$work/config-$n" \
+        "$diorama" play "$scenes" --link --audio-device capture --size 640x360 --duration "$duration" \
+        --log "$work/log-$n.jsonl" 2> "$work/terminal-$n.txt" &
+    pids+=($!)
+    [ "$n" -lt "$count" ] && sleep 1.5
+done
+wait "${pids[@]}"
+for n in $(seq 1 "$count"); do sed "s/^/player $n: /" "$work/terminal-$n.txt"; done
+
+python3 - "$work" "$count" <<'EOF'
+import json, sys
+work, count = sys.argv[1], int(sys.argv[2])
+rate = 48000
+players = []
+for n in range(1, count + 1):
+    frames, cues = [], []
+    for line in open(f"{work}/log-{n}.jsonl"):
+        entry = json.loads(line)
+        if entry["type"] == "frame": frames.append(entry)
+        if entry["type"] == "cue": cues.append(entry)
+    # Mixer frame 0 is heard at this monotonic time: the heard clock never runs ahead, so the earliest estimate.
+    origin = min(f["monotonic"] - f["presentedAudioClock"] for f in frames)
+    players.append({"frames": frames, "cues": cues, "origin": origin})
+print(f"\ncues heard by player 1 and the others (monotonic seconds of each player's sample; spread in ms):")
+worst = 0.0
+for cue in players[0]["cues"]:
+    times = [players[0]["origin"] + cue["frame"] / rate]
+    for other in players[1:]:
+        match = [c for c in other["cues"] if c["scene"] == cue["scene"] and c["sampleIndex"] == cue["sampleIndex"]
+                 and abs(other["origin"] + c["frame"] / rate - times[0]) < 1]
+        if match: times.append(other["origin"] + match[0]["frame"] / rate)
+    if len(times) < 2: continue
+    spread = (max(times) - min(times)) * 1000
+    worst = max(worst, spread)
+    print(f"  {cue['scene']:>14} {cue['sound']:>10} at {times[0]:.4f}: {len(times)} players, spread {spread:.3f} ms")
+print(f"largest cue spread: {worst:.3f} ms")
+# Frames in the same scene: scene time against the first player's, advanced to the same moment.
+largest = 0.0
+reference = players[0]["frames"]
+for other in players[1:]:
+    frames = other["frames"][6:]  # the join acts a few frames after the first
+    for frame in frames:
+        before = [f for f in reference if f["monotonic"] <= frame["monotonic"]]
+        if not before: continue
+        ref = before[-1]
+        if ref["sceneIndex"] != frame["sceneIndex"]: continue
+        shown = ref["sceneTime"] + (0 if ref["paused"] else frame["monotonic"] - ref["monotonic"])
+        largest = max(largest, abs(shown - frame["sceneTime"]))
+print(f"largest difference in scene time between frames presented at the same moment: {largest * 1000:.2f} ms")
+EOF
+echo "files: $work"
