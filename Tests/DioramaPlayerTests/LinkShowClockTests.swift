@@ -1,9 +1,10 @@
 import DioramaLink
+import Foundation
 @testable import DioramaPlayer
 import Testing
 
 /// The show clock on a Link session that stays off the network: Link's timeline answers for any time, so the show's
-/// seconds are computed at chosen times on Link's clock, without waiting.
+/// seconds are computed at chosen times on Link's clock, not waited for.
 @Suite struct LinkShowClockTests {
     func clock(tempo: Double = 60) throws -> (LinkShowClock, Double) {
         let session = try LinkSession(tempo: tempo)
@@ -12,7 +13,15 @@ import Testing
         return (clock, clock.now())
     }
 
-    func expectShow(_ state: SharedShowState, _ seconds: Double, playing: Bool, sourceLocation: SourceLocation = #_sourceLocation) {
+    /// Link applies a commit on its own thread, which may hand the app back its previous state once more: the reading is
+    /// taken again (every millisecond, for at most two seconds) until it shows the change, then checked.
+    func expectShow(_ read: @autoclosure () -> SharedShowState, _ seconds: Double, playing: Bool,
+                    sourceLocation: SourceLocation = #_sourceLocation) {
+        var state = read()
+        for _ in 0..<2000 where abs(state.seconds - seconds) >= 1e-5 || state.isPlaying != playing {
+            usleep(1000)
+            state = read()
+        }
         #expect(abs(state.seconds - seconds) < 1e-5, "\(state.seconds) against \(seconds)", sourceLocation: sourceLocation)
         #expect(state.isPlaying == playing, sourceLocation: sourceLocation)
     }

@@ -38,9 +38,13 @@ public final class LinkShowClock: SharedShowClock {
     public func move(to seconds: Double, at time: Double) {
         let rate = beatsPerSecond
         let quantum = cycle * rate
-        let state = session.state(at: Self.micros(time), quantum: quantum)
-        // Paused, the show holds the phase it had when the transport stopped: that is the moment to re-map.
-        session.force(beat: seconds * rate, at: state.isPlaying ? Self.micros(time) : state.timeForIsPlaying, quantum: quantum)
+        if session.state(at: Self.micros(time), quantum: quantum).isPlaying {
+            session.force(beat: seconds * rate, at: Self.micros(time), quantum: quantum)
+        } else {
+            // Paused, the show holds the phase of the moment the transport stopped, which Link keeps as a beat: stop
+            // again at `time` with `seconds` there, in one commit, so the held phase is exactly `seconds`.
+            session.pause(beat: seconds * rate, at: Self.micros(time), quantum: quantum)
+        }
     }
 
     public func pause(at time: Double) {
