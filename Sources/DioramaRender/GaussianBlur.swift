@@ -308,8 +308,8 @@ public enum GaussianBlur {
 /// SwiftUI's `.hueRotation(_:)`: the standard hue-rotate colour matrix (as SVG's feColorMatrix), applied to
 /// premultiplied pixels, which is exact because the matrix is linear and its rows sum to one.
 public enum HueRotation {
-    /// The 3×3 matrix, row-major (red, green, blue rows), for `degrees`.
-    public static func matrix(degrees: Double) -> [Double] {
+    /// The 3×3 matrix, row-major (red, green, blue rows), for `degrees`; inline, so a hue-rotated paint allocates nothing.
+    public static func matrix(degrees: Double) -> InlineArray<9, Double> {
         let radians = degrees * .pi / 180
         let (c, s) = (cos(radians), sin(radians))
         return [
@@ -322,7 +322,9 @@ public enum HueRotation {
     /// Rotates the hue of `height` rows of `width` premultiplied ARGB32 pixels in place.
     public static func apply(to pixels: UnsafeMutablePointer<UInt32>, width: Int, height: Int, rowPixels: Int,
                              degrees: Double) {
-        let m = matrix(degrees: degrees).map { Int32(($0 * 4096).rounded()) }
+        let unit = matrix(degrees: degrees)
+        var m = InlineArray<9, Int32>(repeating: 0)
+        for i in 0..<9 { m[i] = Int32((unit[i] * 4096).rounded()) }
         for y in 0..<height {
             let row = pixels + y * rowPixels
             for x in 0..<width {

@@ -186,9 +186,11 @@ import Testing
     }
 
     @Test func hueRotationTurnsRedTowardsGreenAndKeepsGrey() throws {
-        #expect(HueRotation.matrix(degrees: 0).enumerated().allSatisfy { abs($1 - ([0, 4, 8].contains($0) ? 1 : 0)) < 1e-9 })
+        let identity = HueRotation.matrix(degrees: 0)
+        #expect((0..<9).map { identity[$0] }.enumerated().allSatisfy { abs($1 - ([0, 4, 8].contains($0) ? 1 : 0)) < 1e-9 })
         for row in 0..<3 {
-            let sum = HueRotation.matrix(degrees: 77)[(3 * row)..<(3 * row + 3)].reduce(0, +)
+            let m = HueRotation.matrix(degrees: 77)
+            let sum = m[3 * row] + m[3 * row + 1] + m[3 * row + 2]
             #expect(abs(sum - 1) < 1e-9, "greys stay grey")
         }
         let red = RenderFixtures.rect(Rect(x: 0, y: 0, width: 50, height: 100), hueRotation: 120)
