@@ -32,6 +32,8 @@ public final class FrameRenderer {
     var paintHue = 0.0
     let sprites = ParticleSpriteCache()
     private var images: [String: OpaquePointer?] = [:]
+    /// Image paths as snapshots give them -> made absolute against `imageDirectory` (built once, not every frame).
+    private var resolvedPaths: [String: String] = [:]
     /// SVG drawings by resolved path (nil: refused, with a warning), and their rasters (see ImageDrawing+Art.swift).
     var vectorArt: [String: VectorArt?] = [:]
     let vectorRasters = VectorArtRasterCache()
@@ -260,7 +262,10 @@ public final class FrameRenderer {
 
     /// A snapshot's image path made absolute against `imageDirectory`.
     func resolvedImagePath(_ path: String) -> String {
-        path.hasPrefix("/") || imageDirectory == nil ? path : imageDirectory!.appendingPathComponent(path).path
+        if let resolved = resolvedPaths[path] { return resolved }
+        let resolved = path.hasPrefix("/") || imageDirectory == nil ? path : imageDirectory!.appendingPathComponent(path).path
+        resolvedPaths[path] = resolved
+        return resolved
     }
 
     /// Records a problem met while drawing, once.

@@ -35,8 +35,7 @@ extension FrameRenderer {
     func drawLottie(_ lottie: LottieSnapshot, alpha: Double, in cr: OpaquePointer) {
         let box = BoundingBox(lottie.rect)
         guard box.nonEmptyBox != nil else { return }
-        let resolved = lottie.path.hasPrefix("/") || imageDirectory == nil
-            ? lottie.path : imageDirectory!.appendingPathComponent(lottie.path).path
+        let resolved = resolvedImagePath(lottie.path)
         guard let animation = lotties.animation(atPath: resolved, warn: { warn($0) }) else { return }
         var ctm = cairo_matrix_t()
         cairo_get_matrix(cr, &ctm)
