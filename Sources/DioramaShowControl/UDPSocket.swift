@@ -1,3 +1,4 @@
+import COsc  // owns the socket constants in whole-module builds: liblo's header brings sys/socket.h into it
 #if canImport(Glibc)
 import Glibc
 #endif
