@@ -14,7 +14,8 @@ import Foundation
 /// before (caches only ever hold pixels that drawing afresh would produce).
 ///
 /// Not thread-safe: it owns caches (fonts, sprites, images, the static part of the last frame).
-/// Use one renderer per thread.
+/// Use one renderer per thread. With `threads` above 1, it draws each frame on that many threads itself
+/// (FrameRenderer+Threads.swift), with the same pixels.
 ///
 /// ```swift
 /// let renderer = FrameRenderer(imageDirectory: loaded.baseDirectory)
@@ -27,7 +28,7 @@ public final class FrameRenderer {
     /// Problems met while drawing that did not stop the frame (a missing image), each reported once.
     public private(set) var warnings: [String] = []
 
-    let textLayouts = TextLayoutCache()
+    let textLayouts: TextLayoutCache
     /// Degrees of hue rotation applied to every paint while drawing the current subtree (see `draw`).
     var paintHue = 0.0
     let sprites = ParticleSpriteCache()
@@ -61,8 +62,21 @@ public final class FrameRenderer {
     /// False draws every frame whole (the reference the damage tests compare with).
     var usesDamage = true
 
-    public init(imageDirectory: URL? = nil) {
+    /// Threads drawing each frame (1: the calling thread alone).
+    public let threads: Int
+    /// Renderers drawing parts of frames on the other threads (each with its own caches and font map).
+    lazy var helpers: [FrameRenderer] = (1..<threads).map { _ in
+        FrameRenderer(imageDirectory: imageDirectory, threads: 1, privateFontMap: true)
+    }
+
+    public convenience init(imageDirectory: URL? = nil, threads: Int = 1) {
+        self.init(imageDirectory: imageDirectory, threads: threads, privateFontMap: threads > 1)
+    }
+
+    init(imageDirectory: URL?, threads: Int, privateFontMap: Bool) {
         self.imageDirectory = imageDirectory
+        self.threads = max(1, threads)
+        textLayouts = TextLayoutCache(privateFontMap: privateFontMap)
         measuringSurface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)
         measuring = cairo_create(measuringSurface)
     }
@@ -154,14 +168,18 @@ public final class FrameRenderer {
         }
         guard let areas, let lastFrame, lastFrameIsCurrent, lastFrame.key == key else {
             lastDamage = nil
-            prefix.copy(into: pixels, stride: stride)
-            let target = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
-                                                             Int32(key.width), Int32(key.height), Int32(stride))!
-            defer {
-                cairo_surface_finish(target)
-                cairo_surface_destroy(target)
+            if threads > 1 {
+                try drawWholeOnThreads(snapshot, prefix: prefix, footprints: footprints, ctm: ctm, into: pixels, stride: stride)
+            } else {
+                prefix.copy(into: pixels, stride: stride)
+                let target = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                                 Int32(key.width), Int32(key.height), Int32(stride))!
+                defer {
+                    cairo_surface_finish(target)
+                    cairo_surface_destroy(target)
+                }
+                try drawFrame(snapshot, nodes: snapshot.nodes[prefix.nodes.count...], on: target, clearing: false)
             }
-            try drawFrame(snapshot, nodes: snapshot.nodes[prefix.nodes.count...], on: target, clearing: false)
             // Small changes now promise small changes next frame: keep this one to draw the next over.
             lastFrameIsCurrent = areas != nil
             if lastFrameIsCurrent {
@@ -171,6 +189,11 @@ public final class FrameRenderer {
             return
         }
         lastDamage = areas
+        if threads > 1 {
+            try drawAreasOnThreads(snapshot, areas: areas, prefix: prefix, footprints: footprints, onto: lastFrame)
+            copyOnThreads(lastFrame, into: pixels, stride: stride)
+            return
+        }
         if !areas.isEmpty {
             try lastFrame.withSurface { surface in
                 for area in areas {
@@ -193,7 +216,7 @@ public final class FrameRenderer {
 
     /// Draws the letterbox and background (when `clearing`) and `nodes` on an ARGB32 surface.
     /// With `area`, only those pixels are drawn.
-    private func drawFrame(_ snapshot: Snapshot, nodes: ArraySlice<NodeSnapshot>, on surface: OpaquePointer,
+    func drawFrame(_ snapshot: Snapshot, nodes: ArraySlice<NodeSnapshot>, on surface: OpaquePointer,
                            clearing: Bool, area: PixelRect? = nil) throws {
         let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
         let placement = CanvasPlacement(canvas: snapshot.canvas, outputWidth: width, outputHeight: height)
@@ -262,6 +285,9 @@ public final class FrameRenderer {
     func resolvedImagePath(_ path: String) -> String {
         path.hasPrefix("/") || imageDirectory == nil ? path : imageDirectory!.appendingPathComponent(path).path
     }
+
+    /// Forgets the warnings (a helper's, once its owner has them).
+    func clearWarnings() { warnings.removeAll() }
 
     /// Records a problem met while drawing, once.
     func warnOnce(_ message: String) {
