@@ -94,35 +94,49 @@ extension FrameRenderer {
     }
 
     /// Draws `parts` (which do not overlap) on up to `threads` threads, each taking the next part as it finishes one.
+    /// A single part is drawn by this renderer, whose helpers then draw its siblings in layers.
     private func draw(_ parts: [FramePart], of snapshot: Snapshot, prefix: StaticPrefix, into pixels: UnsafeMutableRawPointer,
                       stride: Int, width: Int, height: Int) throws {
+        let errors = FirstError()
+        let target = Pixels(pointer: pixels)
+        func draw(_ part: FramePart, by renderer: FrameRenderer) {
+            if let copy = part.copy { prefix.copy(into: target.pointer, stride: stride, area: copy) }
+            guard !part.nodes.isEmpty else { return }
+            let surface = cairo_image_surface_create_for_data(target.pointer.assumingMemoryBound(to: UInt8.self),
+                                                              CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))!
+            do {
+                try renderer.drawFrame(snapshot, nodes: part.nodes, on: surface, clearing: false, area: part.area)
+            } catch {
+                errors.record(error)
+            }
+            cairo_surface_finish(surface)
+            cairo_surface_destroy(surface)
+        }
+        if parts.count == 1 {
+            helpersIdle = true
+            defer { helpersIdle = false }
+            draw(parts[0], by: self)
+        } else {
+            onThreads(parts.count) { renderer, index in draw(parts[index], by: renderer) }
+        }
+        if let error = errors.error { throw error }
+    }
+
+    /// Runs `body` for 0..<count on up to `threads` threads, each with its own renderer (this one or a helper) and
+    /// taking the next index as it finishes one; then gathers the helpers' warnings.
+    func onThreads(_ count: Int, _ body: (FrameRenderer, Int) -> Void) {
         let workers = [self] + helpers
         let next = PartCounter()
-        let errors = FirstError()
-        let shared = UncheckedSendable((workers, parts, snapshot, prefix, Pixels(pointer: pixels)))
-        DispatchQueue.concurrentPerform(iterations: min(workers.count, parts.count)) { worker in
-            let (workers, parts, snapshot, prefix, pixels) = shared.value
-            let renderer = workers[worker]
-            while let index = next.take(below: parts.count), !errors.isSet {
-                let part = parts[index]
-                if let copy = part.copy { prefix.copy(into: pixels.pointer, stride: stride, area: copy) }
-                guard !part.nodes.isEmpty else { continue }
-                let surface = cairo_image_surface_create_for_data(pixels.pointer.assumingMemoryBound(to: UInt8.self),
-                                                                  CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))!
-                do {
-                    try renderer.drawFrame(snapshot, nodes: part.nodes, on: surface, clearing: false, area: part.area)
-                } catch {
-                    errors.record(error)
-                }
-                cairo_surface_finish(surface)
-                cairo_surface_destroy(surface)
+        withoutActuallyEscaping(body) { body in
+            nonisolated(unsafe) let body = body, workers = workers
+            DispatchQueue.concurrentPerform(iterations: min(workers.count, count)) { worker in
+                while let index = next.take(below: count) { body(workers[worker], index) }
             }
         }
         for helper in helpers where !helper.warnings.isEmpty {
             for warning in helper.warnings { warnOnce(warning) }
             helper.clearWarnings()
         }
-        if let error = errors.error { throw error }
     }
 }
 

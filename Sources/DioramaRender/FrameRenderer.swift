@@ -69,6 +69,11 @@ public final class FrameRenderer {
         FrameRenderer(imageDirectory: imageDirectory, threads: 1, privateFontMap: true)
     }
 
+    /// True while this renderer draws the only part of a frame: its helpers are free to draw siblings in layers.
+    var helpersIdle = false
+    /// Frame-sized layers for siblings drawn on the threads (FrameRenderer+Layers.swift), kept between frames.
+    var siblingLayers: [OpaquePointer] = []
+
     public convenience init(imageDirectory: URL? = nil, threads: Int = 1) {
         self.init(imageDirectory: imageDirectory, threads: threads, privateFontMap: threads > 1)
     }
@@ -83,6 +88,7 @@ public final class FrameRenderer {
 
     deinit {
         for case let surface? in images.values { cairo_surface_destroy(surface) }
+        for layer in siblingLayers { cairo_surface_destroy(layer) }
         cairo_destroy(measuring)
         cairo_surface_destroy(measuringSurface)
     }
@@ -246,7 +252,7 @@ public final class FrameRenderer {
             cairo_paint(cr)
             cairo_pattern_destroy(pattern)
         }
-        for node in nodes { draw(node, in: cr) }
+        drawSiblings(nodes, in: cr)
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw RenderError("cairo failed while drawing: \(String(cString: cairo_status_to_string(status)))")
