@@ -1,5 +1,6 @@
 import CCairo
 import DioramaTimeline
+import DioramaVectorArt
 import Foundation
 
 // Siblings drawn on several threads: each sibling into a frame-sized layer of its own (the same clip and transform
@@ -21,10 +22,12 @@ extension FrameRenderer {
             for node in nodes { draw(node, in: cr) }
             return
         }
+        var ctm = cairo_matrix_t()
+        cairo_get_matrix(cr, &ctm)
         var start = nodes.startIndex
         while start < nodes.endIndex {
             var end = start
-            while end < nodes.endIndex, compositesOnce(nodes[end]) { end += 1 }
+            while end < nodes.endIndex, compositesOnce(nodes[end], parent: ctm) { end += 1 }
             if end - start >= 2, drawInLayers(nodes[start..<end], in: cr) {
                 start = end
                 continue
@@ -35,19 +38,30 @@ extension FrameRenderer {
         }
     }
 
-    /// True when drawing `node` composites onto its target at most once (see the note above); conservative.
-    func compositesOnce(_ node: NodeSnapshot) -> Bool {
+    /// True when drawing `node` under `parent` composites onto its target at most once (see the note above);
+    /// conservative.
+    func compositesOnce(_ node: NodeSnapshot, parent: cairo_matrix_t) -> Bool {
         guard node.opacity > 0, node.transform.isDrawable else { return true }
+        var nodeMatrix = node.transform.cairoMatrix, parent = parent, matrix = cairo_matrix_t()
+        cairo_matrix_multiply(&matrix, &nodeMatrix, &parent)
         var effects = node
         if node.hueRotation != 0, !node.content.containsImage { effects.hueRotation = 0 }
         if effects.needsLayer, !canDrawWithoutLayer(effects) { return !hasOnlyShadow(effects) }
         switch node.content {
         case .group(let children):
-            return children.filter { $0.opacity > 0 && $0.transform.isDrawable }.count <= 1 && children.allSatisfy(compositesOnce)
+            return children.filter { $0.opacity > 0 && $0.transform.isDrawable }.count <= 1
+                && children.allSatisfy { compositesOnce($0, parent: matrix) }
         case .shape(let shape):
             // Drawn with alpha: an opaque paint would be composited as a blend (s × c + d × (1 − c), rounded once).
             return node.opacity < 1 && (shape.fill == nil || shape.stroke == nil || shape.stroke!.width <= 0)
-        case .text, .particles, .image, .lottie:
+        case .image(let image):
+            // A drawing's cached raster, painted once through the image's outline (its pixels have alpha: never
+            // an opaque source). Pictures may be opaque, and a drawing too large to cache is drawn as vectors.
+            guard image.isVector, image.rect.width > 0, image.rect.height > 0 else { return false }
+            let quantized = VectorArtRasterCache.quantizedScale(max(hypot(matrix.xx, matrix.yx), hypot(matrix.xy, matrix.yy)))
+            let bytes = Int((image.rect.width * quantized).rounded(.up)) * Int((image.rect.height * quantized).rounded(.up)) * 4
+            return quantized > 0 && bytes <= vectorRasters.capacity
+        case .text, .particles, .lottie:
             return false
         }
     }
@@ -102,8 +116,7 @@ extension FrameRenderer {
             cairo_surface_flush(layer)
         }
         paintHue = hue
-        for (index, node) in drawn.enumerated() {
-            _ = node
+        for index in drawn.indices {
             let box = boxes[drawn[index]]!
             cairo_save(cr)
             cairo_identity_matrix(cr)
