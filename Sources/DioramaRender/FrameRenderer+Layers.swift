@@ -3,8 +3,9 @@ import DioramaTimeline
 import DioramaVectorArt
 import Foundation
 
-// Siblings drawn on several threads: each sibling into a frame-sized layer of its own (the same clip and transform
-// as the target's, so cairo computes exactly the same pixels), then the layers composited in order.
+// Siblings drawn on several threads: each sibling a clip would change into a frame-sized layer of its own (the same
+// clip and transform as the target's, so cairo computes exactly the same pixels), on the threads at once; then, in
+// bands of rows on the threads, the layers composited and the other siblings drawn, in order.
 //
 // Why that is byte-identical to drawing the siblings one over the other: a sibling that composites onto its target
 // exactly once (one fill or stroke, or one paint of its own layer) gives each pixel d' = s + d × (1 − αs), with s
@@ -15,8 +16,8 @@ import Foundation
 // rounded once, where the layer would round twice.
 
 extension FrameRenderer {
-    /// Draws `nodes` in order; runs of two or more that each composite once are drawn on the threads in layers
-    /// when the helpers are free.
+    /// Draws `nodes` in order; when the helpers are free, runs of two or more that a clip leaves alone or that
+    /// composite once are drawn on the threads (the latter in layers).
     func drawSiblings(_ nodes: ArraySlice<NodeSnapshot>, in cr: OpaquePointer) {
         guard threads > 1, helpersIdle, nodes.count >= 2 else {
             for node in nodes { draw(node, in: cr) }
@@ -27,7 +28,7 @@ extension FrameRenderer {
         var start = nodes.startIndex
         while start < nodes.endIndex {
             var end = start
-            while end < nodes.endIndex, compositesOnce(nodes[end], parent: ctm) { end += 1 }
+            while end < nodes.endIndex, compositesOnce(nodes[end], parent: ctm) || isClipSafe(nodes[end], parent: ctm) { end += 1 }
             if end - start >= 2, drawInLayers(nodes[start..<end], in: cr) {
                 start = end
                 continue
@@ -86,15 +87,32 @@ extension FrameRenderer {
         guard let clip = deviceClip(cr) else { return true }
         var ctm = cairo_matrix_t()
         cairo_get_matrix(cr, &ctm)
-        let boxes = nodes.map { footprint(of: $0, ctm: ctm).box?.intersection(clip) }
-        let drawn = boxes.indices.filter { boxes[$0] != nil }
-        guard drawn.count >= 2 else { return false }
-        let width = Int(cairo_image_surface_get_width(target)), height = Int(cairo_image_surface_get_height(target))
-        let layers = layers(count: drawn.count, width: width, height: height)
-        let hue = paintHue
         let nodes = Array(nodes)
-        onThreads(drawn.count) { renderer, index in
-            let node = nodes[drawn[index]], box = boxes[drawn[index]]!, layer = layers[index]
+        let boxes = nodes.map { footprint(of: $0, ctm: ctm).box?.intersection(clip) }
+        // Only nodes a clip would change get layers; the others are drawn straight onto the target in bands.
+        let layered = nodes.indices.filter { boxes[$0] != nil && !isClipSafe(nodes[$0], parent: ctm) }
+        guard !layered.isEmpty, nodes.indices.contains(where: { boxes[$0] != nil && !layered.contains($0) }) || layered.count >= 2
+        else { return false }
+        let width = Int(cairo_image_surface_get_width(target)), height = Int(cairo_image_surface_get_height(target))
+        let layers = layers(count: layered.count, width: width, height: height)
+        let hue = paintHue
+        /// A context over `surface` clipped as `cr` is, and to `band` when given.
+        func context(on surface: OpaquePointer, band: PixelRect?) -> OpaquePointer {
+            let context = cairo_create(surface)!
+            for rectangle in rectangles {
+                cairo_rectangle(context, rectangle.x, rectangle.y, rectangle.width, rectangle.height)
+            }
+            cairo_clip(context)
+            if let band {
+                cairo_rectangle(context, Double(band.x), Double(band.y), Double(band.width), Double(band.height))
+                cairo_clip(context)
+            }
+            var matrix = ctm
+            cairo_set_matrix(context, &matrix)
+            return context
+        }
+        onThreads(layered.count) { renderer, index in
+            let node = nodes[layered[index]], box = boxes[layered[index]]!, layer = layers[index]
             // Cleared where the node may paint; the rest of the layer is never composited.
             cairo_surface_flush(layer)
             let data = cairo_image_surface_get_data(layer)!, stride = Int(cairo_image_surface_get_stride(layer))
@@ -102,30 +120,44 @@ extension FrameRenderer {
                 (data + y * stride + box.x * 4).initialize(repeating: 0, count: box.width * 4)
             }
             cairo_surface_mark_dirty(layer)
-            let context = cairo_create(layer)!
-            for rectangle in rectangles {
-                cairo_rectangle(context, rectangle.x, rectangle.y, rectangle.width, rectangle.height)
-            }
-            cairo_clip(context)
-            var matrix = ctm
-            cairo_set_matrix(context, &matrix)
+            let layerContext = context(on: layer, band: nil)
             renderer.paintHue = hue
-            renderer.draw(node, in: context)
+            renderer.draw(node, in: layerContext)
             renderer.paintHue = 0
-            cairo_destroy(context)
+            cairo_destroy(layerContext)
             cairo_surface_flush(layer)
         }
-        paintHue = hue
-        for index in drawn.indices {
-            let box = boxes[drawn[index]]!
-            cairo_save(cr)
-            cairo_identity_matrix(cr)
-            cairo_rectangle(cr, Double(box.x), Double(box.y), Double(box.width), Double(box.height))
-            cairo_clip(cr)
-            cairo_set_source_surface(cr, layers[index], 0, 0)
-            cairo_paint(cr)
-            cairo_restore(cr)
+        // In order, in bands of rows: the layers painted over the target (a copy through a pixel-aligned clip,
+        // exact in any band), and the clip-safe nodes drawn (exact in any band by definition).
+        cairo_surface_flush(target)
+        let pixels = cairo_image_surface_get_data(target)!, stride = cairo_image_surface_get_stride(target)
+        let bands = Self.pieces(of: clip, count: threads * 2)
+        onThreads(bands.count) { renderer, band in
+            let surface = cairo_image_surface_create_for_data(pixels, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), stride)!
+            let bandContext = context(on: surface, band: bands[band])
+            renderer.paintHue = hue
+            for index in nodes.indices {
+                if let layer = layered.firstIndex(of: index) {
+                    let box = boxes[index]!
+                    cairo_save(bandContext)
+                    cairo_identity_matrix(bandContext)
+                    cairo_rectangle(bandContext, Double(box.x), Double(box.y), Double(box.width), Double(box.height))
+                    cairo_clip(bandContext)
+                    cairo_set_source_surface(bandContext, layers[layer], 0, 0)
+                    cairo_paint(bandContext)
+                    cairo_restore(bandContext)
+                } else if boxes[index] != nil {
+                    renderer.draw(nodes[index], in: bandContext)
+                }
+            }
+            renderer.paintHue = 0
+            cairo_destroy(bandContext)
+            cairo_surface_finish(surface)
+            cairo_surface_destroy(surface)
         }
+        cairo_surface_mark_dirty(target)
+        paintHue = hue
+        layeredRuns += 1
         return true
     }
 

@@ -127,6 +127,10 @@ extension FrameRenderer {
     func onThreads(_ count: Int, _ body: (FrameRenderer, Int) -> Void) {
         let workers = [self] + helpers
         let next = PartCounter()
+        // The helpers are busy: nothing drawn now may hand them more.
+        let idle = helpersIdle
+        helpersIdle = false
+        defer { helpersIdle = idle }
         withoutActuallyEscaping(body) { body in
             nonisolated(unsafe) let body = body, workers = workers
             DispatchQueue.concurrentPerform(iterations: min(workers.count, count)) { worker in

@@ -73,6 +73,8 @@ public final class FrameRenderer {
     var helpersIdle = false
     /// Frame-sized layers for siblings drawn on the threads (FrameRenderer+Layers.swift), kept between frames.
     var siblingLayers: [OpaquePointer] = []
+    /// Runs of siblings drawn in layers so far, for tests.
+    var layeredRuns = 0
 
     public convenience init(imageDirectory: URL? = nil, threads: Int = 1) {
         self.init(imageDirectory: imageDirectory, threads: threads, privateFontMap: threads > 1)

@@ -26,7 +26,7 @@ import Testing
         let loaded = try load()
         let evaluator = SceneEvaluator(document: loaded.document)
         let directory = URL(fileURLWithPath: loaded.baseDirectory)
-        var damaged = 0, whole = 0
+        var damaged = 0, whole = 0, layered = 0
         for (index, scene) in loaded.document.scenes.enumerated() {
             let single = FrameRenderer(imageDirectory: directory)
             let threaded = [2, 3].map { FrameRenderer(imageDirectory: directory, threads: $0) }
@@ -49,9 +49,11 @@ import Testing
                     }
                 }
             }
+            layered += threaded.map(\.layeredRuns).reduce(0, +)
         }
-        // Not vacuous: both ways of drawing a frame were taken.
+        // Not vacuous: both ways of drawing a frame were taken, and siblings were drawn in layers.
         #expect(damaged > 20 && whole > 20, "\(damaged) frames drawn in areas, \(whole) whole")
+        #expect(layered > 20, "\(layered) runs of siblings drawn in layers")
     }
 
     /// Nodes that a clip would change (blur, shadow, gradients, masks, scaled images' stand-ins) across the pieces'
