@@ -75,7 +75,7 @@ extension FrameRenderer {
     }
 
     /// See `NodeFootprint.clipSafe`; conservative (false when in doubt).
-    private func isClipSafe(_ node: NodeSnapshot, parent: cairo_matrix_t) -> Bool {
+    func isClipSafe(_ node: NodeSnapshot, parent: cairo_matrix_t) -> Bool {
         guard node.opacity > 0, node.transform.isDrawable else { return true }
         if node.blur > 0 || node.shadow != nil || node.mask.map({ !$0.isSolid }) == true { return false }
         if node.hueRotation != 0, node.content.containsImage { return false }

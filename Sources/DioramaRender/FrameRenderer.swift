@@ -14,7 +14,8 @@ import Foundation
 /// before (caches only ever hold pixels that drawing afresh would produce).
 ///
 /// Not thread-safe: it owns caches (fonts, sprites, images, the static part of the last frame).
-/// Use one renderer per thread.
+/// Use one renderer per thread. With `threads` above 1, it draws each frame on that many threads itself
+/// (FrameRenderer+Threads.swift), with the same pixels.
 ///
 /// ```swift
 /// let renderer = FrameRenderer(imageDirectory: loaded.baseDirectory)
@@ -27,7 +28,7 @@ public final class FrameRenderer {
     /// Problems met while drawing that did not stop the frame (a missing image), each reported once.
     public private(set) var warnings: [String] = []
 
-    let textLayouts = TextLayoutCache()
+    let textLayouts: TextLayoutCache
     /// Degrees of hue rotation applied to every paint while drawing the current subtree (see `draw`).
     var paintHue = 0.0
     let sprites = ParticleSpriteCache()
@@ -63,14 +64,35 @@ public final class FrameRenderer {
     /// False draws every frame whole (the reference the damage tests compare with).
     var usesDamage = true
 
-    public init(imageDirectory: URL? = nil) {
+    /// Threads drawing each frame (1: the calling thread alone).
+    public let threads: Int
+    /// Renderers drawing parts of frames on the other threads (each with its own caches and font map).
+    lazy var helpers: [FrameRenderer] = (1..<threads).map { _ in
+        FrameRenderer(imageDirectory: imageDirectory, threads: 1, privateFontMap: true)
+    }
+
+    /// True while this renderer draws the only part of a frame: its helpers are free to draw siblings in layers.
+    var helpersIdle = false
+    /// Frame-sized layers for siblings drawn on the threads (FrameRenderer+Layers.swift), kept between frames.
+    var siblingLayers: [OpaquePointer] = []
+    /// Runs of siblings drawn in layers so far, for tests.
+    var layeredRuns = 0
+
+    public convenience init(imageDirectory: URL? = nil, threads: Int = 1) {
+        self.init(imageDirectory: imageDirectory, threads: threads, privateFontMap: threads > 1)
+    }
+
+    init(imageDirectory: URL?, threads: Int, privateFontMap: Bool) {
         self.imageDirectory = imageDirectory
+        self.threads = max(1, threads)
+        textLayouts = TextLayoutCache(privateFontMap: privateFontMap)
         measuringSurface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)
         measuring = cairo_create(measuringSurface)
     }
 
     deinit {
         for case let surface? in images.values { cairo_surface_destroy(surface) }
+        for layer in siblingLayers { cairo_surface_destroy(layer) }
         cairo_destroy(measuring)
         cairo_surface_destroy(measuringSurface)
     }
@@ -98,6 +120,8 @@ public final class FrameRenderer {
         }
         // SVG rasters: room for a few frames' worth of this output size (a full-canvas drawing at 4K is 33 MB).
         vectorRasters.ensureCapacity(8 * width * height * 4)
+        // Helpers must cache the same drawings (one too large to cache is drawn as vectors, with other pixels).
+        if threads > 1 { for helper in helpers { helper.vectorRasters.ensureCapacity(8 * width * height * 4) } }
         let key = FrameKey(width: width, height: height, canvas: snapshot.canvas, background: snapshot.background)
         let unchanged = previousFrame.map { $0.key == key ? commonPrefixCount(snapshot.nodes, $0.nodes) : 0 } ?? 0
         unchangedRun = unchanged == unchangedRun.count ? (unchanged, unchangedRun.frames + 1) : (unchanged, 1)
@@ -156,14 +180,18 @@ public final class FrameRenderer {
         }
         guard let areas, let lastFrame, lastFrameIsCurrent, lastFrame.key == key else {
             lastDamage = nil
-            prefix.copy(into: pixels, stride: stride)
-            let target = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
-                                                             Int32(key.width), Int32(key.height), Int32(stride))!
-            defer {
-                cairo_surface_finish(target)
-                cairo_surface_destroy(target)
+            if threads > 1 {
+                try drawWholeOnThreads(snapshot, prefix: prefix, footprints: footprints, ctm: ctm, into: pixels, stride: stride)
+            } else {
+                prefix.copy(into: pixels, stride: stride)
+                let target = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                                 Int32(key.width), Int32(key.height), Int32(stride))!
+                defer {
+                    cairo_surface_finish(target)
+                    cairo_surface_destroy(target)
+                }
+                try drawFrame(snapshot, nodes: snapshot.nodes[prefix.nodes.count...], on: target, clearing: false)
             }
-            try drawFrame(snapshot, nodes: snapshot.nodes[prefix.nodes.count...], on: target, clearing: false)
             // Small changes now promise small changes next frame: keep this one to draw the next over.
             lastFrameIsCurrent = areas != nil
             if lastFrameIsCurrent {
@@ -173,6 +201,11 @@ public final class FrameRenderer {
             return
         }
         lastDamage = areas
+        if threads > 1 {
+            try drawAreasOnThreads(snapshot, areas: areas, prefix: prefix, footprints: footprints, onto: lastFrame)
+            copyOnThreads(lastFrame, into: pixels, stride: stride)
+            return
+        }
         if !areas.isEmpty {
             try lastFrame.withSurface { surface in
                 for area in areas {
@@ -195,7 +228,7 @@ public final class FrameRenderer {
 
     /// Draws the letterbox and background (when `clearing`) and `nodes` on an ARGB32 surface.
     /// With `area`, only those pixels are drawn.
-    private func drawFrame(_ snapshot: Snapshot, nodes: ArraySlice<NodeSnapshot>, on surface: OpaquePointer,
+    func drawFrame(_ snapshot: Snapshot, nodes: ArraySlice<NodeSnapshot>, on surface: OpaquePointer,
                            clearing: Bool, area: PixelRect? = nil) throws {
         let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
         let placement = CanvasPlacement(canvas: snapshot.canvas, outputWidth: width, outputHeight: height)
@@ -225,7 +258,7 @@ public final class FrameRenderer {
             cairo_paint(cr)
             cairo_pattern_destroy(pattern)
         }
-        for node in nodes { draw(node, in: cr) }
+        drawSiblings(nodes, in: cr)
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw RenderError("cairo failed while drawing: \(String(cString: cairo_status_to_string(status)))")
@@ -267,6 +300,9 @@ public final class FrameRenderer {
         resolvedPaths[path] = resolved
         return resolved
     }
+
+    /// Forgets the warnings (a helper's, once its owner has them).
+    func clearWarnings() { warnings.removeAll() }
 
     /// Records a problem met while drawing, once.
     func warnOnce(_ message: String) {

@@ -41,7 +41,7 @@ extension FrameRenderer {
 
     /// Opacity alone on a leaf that paints once (a fill or a stroke, text, an image) looks the same
     /// drawn with alpha as through a layer, and costs far less.
-    private func canDrawWithoutLayer(_ node: NodeSnapshot) -> Bool {
+    func canDrawWithoutLayer(_ node: NodeSnapshot) -> Bool {
         guard node.hueRotation == 0, node.blur <= 0, node.shadow == nil, node.mask == nil else { return false }
         switch node.content {
         case .shape(let shape): return shape.fill == nil || shape.stroke == nil
@@ -53,7 +53,7 @@ extension FrameRenderer {
     func drawContent(_ node: NodeSnapshot, alpha: Double, in cr: OpaquePointer) {
         switch node.content {
         case .group(let children):
-            for child in children { draw(child, in: cr) }
+            drawSiblings(children[...], in: cr)
         case .shape(let shape):
             drawShape(shape, bounds: node.bounds, alpha: alpha, in: cr)
         case .text(let text):

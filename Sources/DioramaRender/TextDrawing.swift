@@ -59,9 +59,16 @@ final class TextLayoutCache {
     private let context: OpaquePointer
     private var entries: [Key: Entry] = [:]
 
-    init() {
-        let fontMap = pango_cairo_font_map_get_default()
-        context = pango_font_map_create_context(fontMap)
+    /// With `privateFontMap`, layouts use a font map of their own rather than the calling thread's default: a font
+    /// map is not thread-safe, and a renderer drawing part of a frame is used on whichever thread draws it.
+    init(privateFontMap: Bool = false) {
+        if privateFontMap {
+            let fontMap = pango_cairo_font_map_new()!
+            context = pango_font_map_create_context(fontMap)
+            g_object_unref(UnsafeMutableRawPointer(fontMap))  // The context holds it.
+        } else {
+            context = pango_font_map_create_context(pango_cairo_font_map_get_default())
+        }
         let options = cairo_font_options_create()
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)

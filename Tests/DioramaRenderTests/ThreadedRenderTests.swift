@@ -1,0 +1,113 @@
+@testable import DioramaRender
+import DioramaDocument
+import DioramaTestSupport
+import DioramaTimeline
+import Foundation
+import Testing
+
+/// Frames drawn on several threads (FrameRenderer+Threads.swift) are byte for byte the single-threaded renderer's.
+@Suite struct ThreadedRenderTests {
+    private func load() throws -> LoadedDocument {
+        try DocumentLoader.load(path: ShippedScenesTests.repositoryRoot.appendingPathComponent("scenes.json").path)
+    }
+
+    /// The first row and the count of rows that differ, or nil when the frames are equal.
+    private func difference(_ a: RenderedFrame, _ b: RenderedFrame) -> (row: Int, rows: Int)? {
+        guard a.bytes != b.bytes else { return nil }
+        let rowBytes = a.width * 4
+        let rows = (0..<a.height).filter { y in a.bytes[y * rowBytes..<(y + 1) * rowBytes] != b.bytes[y * rowBytes..<(y + 1) * rowBytes] }
+        return (rows.first ?? -1, rows.count)
+    }
+
+    /// Every shipped scene played in order from its start and from its middle (damage areas and whole frames both
+    /// drawn on threads), at two sizes (one letterboxed, with odd rows per piece), on 2 and 3 threads.
+    @Test(arguments: [(640, 360, 15.0, 1.0), (1001, 563, 10.0, 0.5)])
+    func shippedScenesMatchTheSingleThreadedRenderer(_ size: (width: Int, height: Int, rate: Double, seconds: Double)) throws {
+        let loaded = try load()
+        let evaluator = SceneEvaluator(document: loaded.document)
+        let directory = URL(fileURLWithPath: loaded.baseDirectory)
+        var damaged = 0, whole = 0, layered = 0
+        for (index, scene) in loaded.document.scenes.enumerated() {
+            let single = FrameRenderer(imageDirectory: directory)
+            let threaded = [2, 3].map { FrameRenderer(imageDirectory: directory, threads: $0) }
+            let duration = scene.duration.doubleValue
+            for start in [0, duration * 0.5] {
+                for k in 0..<Int(min(duration - start, size.seconds) * size.rate) {
+                    let time = start + Double(k) / size.rate
+                    let snapshot = evaluator.snapshot(scene: index, at: time)
+                    let expected = try single.render(snapshot, width: size.width, height: size.height)
+                    for renderer in threaded {
+                        let actual = try renderer.render(snapshot, width: size.width, height: size.height)
+                        if renderer.lastDamage == nil { whole += 1 } else { damaged += 1 }
+                        if let difference = difference(expected, actual) {
+                            Issue.record("""
+                                \(scene.id) at \(String(format: "%.3f", time)) s, \(size.width)x\(size.height), \(renderer.threads) \
+                                threads: \(difference.rows) rows differ, the first \(difference.row)
+                                """)
+                            return
+                        }
+                    }
+                }
+            }
+            layered += threaded.map(\.layeredRuns).reduce(0, +)
+        }
+        // Not vacuous: both ways of drawing a frame were taken, and siblings were drawn in layers.
+        #expect(damaged > 20 && whole > 20, "\(damaged) frames drawn in areas, \(whole) whole")
+        #expect(layered > 20, "\(layered) runs of siblings drawn in layers")
+    }
+
+    /// Nodes that a clip would change (blur, shadow, gradients, masks, scaled images' stand-ins) across the pieces'
+    /// edges, between nodes drawn in pieces.
+    static let effects: [(name: String, nodes: [NodeSnapshot])] = {
+        let across = Rect(x: 20, y: 30, width: 60, height: 40)
+        let mask = Paint.linear(stops: [GradientStop(location: 0, color: .clear), GradientStop(location: 1, color: .white)],
+                                start: .top, end: .bottom)
+        let text = NodeSnapshot(bounds: Rect(x: 0, y: 0, width: 100, height: 100), content: .text(TextSnapshot(
+            text: "Ag 雨 あ", position: Point(x: 50, y: 50), alignment: .center, font: Font(size: 37), paint: .solid(.white))))
+        let shadow = Shadow(color: Color(red: 0, green: 0, blue: 1), radius: 6, x: 3, y: 9)
+        let gradient = Paint.linear(stops: [GradientStop(location: 0, color: .white), GradientStop(location: 1, color: RenderFixtures.red)],
+                                    start: .leading, end: .bottom)
+        return [
+            ("blur", [RenderFixtures.rect(across, fill: .solid(.white), blur: 9)]),
+            ("shadow", [RenderFixtures.rect(across, fill: .solid(.white), shadow: shadow)]),
+            ("gradient mask", [RenderFixtures.rect(across, fill: .solid(.white), mask: mask)]),
+            ("gradient", [RenderFixtures.rect(across, fill: gradient)]),
+            ("text", [text]),
+            ("particles", [RenderFixtures.particles(count: 300, width: 100, height: 100)]),
+            ("blur between nodes drawn in pieces", [RenderFixtures.rect(Rect(x: 0, y: 0, width: 100, height: 50)),
+                                                    RenderFixtures.rect(across, fill: .solid(.white), blur: 5), text,
+                                                    RenderFixtures.rect(across, fill: gradient, opacity: 0.5)]),
+        ]
+    }()
+
+    @Test(arguments: effects.indices)
+    func effectsAcrossPiecesMatchTheSingleThreadedRenderer(_ index: Int) throws {
+        let (name, nodes) = Self.effects[index]
+        // A letterboxed canvas, and sizes whose pieces cut the nodes at odd rows.
+        let snapshot = RenderFixtures.snapshot(width: 100, height: 100, background: Color(red: 0.1, green: 0.2, blue: 0.3), nodes)
+        for (width, height) in [(301, 257), (640, 360)] {
+            let expected = try FrameRenderer().render(snapshot, width: width, height: height)
+            for threads in [2, 4] {
+                let actual = try FrameRenderer(threads: threads).render(snapshot, width: width, height: height)
+                if let difference = difference(expected, actual) {
+                    Issue.record("\(name), \(width)x\(height), \(threads) threads: \(difference.rows) rows differ, the first \(difference.row)")
+                }
+            }
+        }
+    }
+
+    @Test func piecesCoverTheAreaWithoutOverlapping() {
+        let area = PixelRect(x: 3, y: 7, width: 50, height: 101)
+        let pieces = FrameRenderer.pieces(of: area, count: 4)
+        #expect(pieces.count == 3)  // At least 32 rows each.
+        #expect(pieces.first?.y == 7 && pieces.last.map { $0.y + $0.height } == 108)
+        for (upper, lower) in zip(pieces, pieces.dropFirst()) { #expect(upper.y + upper.height == lower.y) }
+        #expect(FrameRenderer.pieces(of: PixelRect(x: 0, y: 0, width: 5, height: 3), count: 8).count == 1)
+    }
+
+    @Test func moreThreadsThanRowsDrawTheWholeFrame() throws {
+        let snapshot = RenderFixtures.snapshot([RenderFixtures.rect(Rect(x: 10, y: 10, width: 80, height: 80), blur: 2)])
+        let expected = try FrameRenderer().render(snapshot, width: 50, height: 3)
+        #expect(try FrameRenderer(threads: 8).render(snapshot, width: 50, height: 3).bytes == expected.bytes)
+    }
+}
