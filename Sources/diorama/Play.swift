@@ -82,6 +82,9 @@ struct Play: ParsableCommand {
     @Flag(help: "Play without sound, on the monotonic clock.")
     var noAudio = false
 
+    @Option(help: ArgumentHelp("Threads drawing each frame, for large screens (4K) on several cores; 0 for every core. The pictures are the same.", valueName: "N"))
+    var renderThreads: Int = 1
+
     @Flag(help: "Play in step with the other players on the local network (Ableton Link): same scene, same moment, cues together; navigation on any player moves them all.")
     var link = false
 
@@ -107,6 +110,7 @@ struct Play: ParsableCommand {
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be a positive count") }
         if !(16...16384).contains(audioPeriod) { throw ValidationError("--audio-period must be 16...16384 frames") }
+        if !(0...64).contains(renderThreads) { throw ValidationError("--render-threads must be 0 (every core) ... 64") }
         if link && once { throw ValidationError("--once cannot be used with --link: a shared show starts over after its last scene") }
         if sceneOffset != 0 && !link { throw ValidationError("--scene-offset needs --link: it places this screen on a shared show") }
         if sceneOffset != 0 && only != nil { throw ValidationError("--scene-offset and --only cannot be used together: --only already picks the scene") }
@@ -137,7 +141,9 @@ struct Play: ParsableCommand {
         options.sceneOffset = sceneOffset
 
         var liveOutput: LiveSoundOutput?
-        let production = PlayerDependencies.production(audioDevice: noAudio ? nil : audioDevice, periodFrames: audioPeriod) {
+        let production = PlayerDependencies.production(
+            audioDevice: noAudio ? nil : audioDevice, periodFrames: audioPeriod,
+            renderThreads: renderThreads == 0 ? ProcessInfo.processInfo.activeProcessorCount : renderThreads) {
             liveOutput = $0
             // Lines about the device (lost, back) while playing, as they happen.
             $0.report = { printError($0) }

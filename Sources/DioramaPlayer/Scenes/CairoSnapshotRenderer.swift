@@ -6,9 +6,10 @@ import Foundation
 public final class CairoSnapshotRenderer: SnapshotRendering {
     public let renderer: FrameRenderer
 
-    /// `imageDirectory`: the scenes file's folder, which image paths are relative to.
-    public init(imageDirectory: String?) {
-        renderer = FrameRenderer(imageDirectory: imageDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) })
+    /// `imageDirectory`: the scenes file's folder, which image paths are relative to; `threads`: how many threads draw
+    /// each frame (the same pixels as one: for large windows on several cores).
+    public init(imageDirectory: String?, threads: Int = 1) {
+        renderer = FrameRenderer(imageDirectory: imageDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }, threads: threads)
     }
 
     public func draw(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) throws {

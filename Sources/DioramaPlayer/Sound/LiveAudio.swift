@@ -49,7 +49,8 @@ public enum LiveAudio {
 extension PlayerDependencies {
     /// The real modules: the document loader, the scene evaluator, the cairo renderer and live ALSA sound.
     /// `opened` receives the live output once it exists, so the caller can stop it and read its statistics.
-    public static func production(audioDevice: String?, periodFrames: Int,
+    /// `renderThreads`: threads drawing each window frame.
+    public static func production(audioDevice: String?, periodFrames: Int, renderThreads: Int = 1,
                                   opened: @escaping (LiveSoundOutput) -> Void) -> PlayerDependencies {
         var renderer: CairoSnapshotRenderer?
         var sounds: SoundBankLoading?
@@ -58,7 +59,7 @@ extension PlayerDependencies {
             load: { path in
                 let result = PlaylistFiles.load(path: path)
                 if case .success(let playlist) = result, renderer == nil {
-                    renderer = CairoSnapshotRenderer(imageDirectory: playlist.baseDirectory)
+                    renderer = CairoSnapshotRenderer(imageDirectory: playlist.baseDirectory, threads: renderThreads)
                     // Decode the sounds while the window opens and the first frame is drawn.
                     sounds = SoundBankLoading(playlist)
                 }
