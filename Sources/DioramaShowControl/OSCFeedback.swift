@@ -154,11 +154,10 @@ public final class OSCFeedback {
         warnings.append("warning: osc: cannot send status to \(target): \(String(cString: strerror(error)))\n  hint: \(hint)")
     }
 
-    /// The message as OSC bytes, made by liblo; free() the bytes.
-    static func serialise(_ message: OSCMessage) -> (bytes: UnsafeMutableRawPointer, count: Int)? {
+    /// The message's arguments as a liblo message (nil for an argument type liblo cannot write); lo_message_free() it.
+    static func libloMessage(_ arguments: [OSCArgument]) -> lo_message? {
         guard let built = lo_message_new() else { return nil }
-        defer { lo_message_free(built) }
-        for argument in message.arguments {
+        for argument in arguments {
             switch argument {
             case .int32(let value): lo_message_add_int32(built, value)
             case .int64(let value): lo_message_add_int64(built, value)
@@ -170,9 +169,18 @@ public final class OSCFeedback {
             case .false: lo_message_add_false(built)
             case .impulse: lo_message_add_infinitum(built)
             case .nil: lo_message_add_nil(built)
-            case .other: return nil
+            case .other:
+                lo_message_free(built)
+                return nil
             }
         }
+        return built
+    }
+
+    /// The message as OSC bytes, made by liblo; free() the bytes.
+    static func serialise(_ message: OSCMessage) -> (bytes: UnsafeMutableRawPointer, count: Int)? {
+        guard let built = libloMessage(message.arguments) else { return nil }
+        defer { lo_message_free(built) }
         var count = 0
         guard let bytes = lo_message_serialise(built, message.address, nil, &count) else { return nil }
         return (bytes, count)

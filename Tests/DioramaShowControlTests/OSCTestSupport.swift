@@ -9,23 +9,8 @@ import Glibc
 func sendWithLiblo(_ message: OSCMessage, host: String = "127.0.0.1", port: Int) -> Bool {
     guard let target = lo_address_new(host, String(port)) else { return false }
     defer { lo_address_free(target) }
-    guard let built = lo_message_new() else { return false }
+    guard let built = OSCFeedback.libloMessage(message.arguments) else { return false }
     defer { lo_message_free(built) }
-    for argument in message.arguments {
-        switch argument {
-        case .int32(let value): lo_message_add_int32(built, value)
-        case .int64(let value): lo_message_add_int64(built, value)
-        case .float(let value): lo_message_add_float(built, value)
-        case .double(let value): lo_message_add_double(built, value)
-        case .string(let value): lo_message_add_string(built, value)
-        case .symbol(let value): lo_message_add_symbol(built, value)
-        case .true: lo_message_add_true(built)
-        case .false: lo_message_add_false(built)
-        case .impulse: lo_message_add_infinitum(built)
-        case .nil: lo_message_add_nil(built)
-        case .other: lo_message_add_char(built, 120)
-        }
-    }
     return lo_send_message(target, message.address, built) >= 0
 }
 
