@@ -21,7 +21,7 @@ let package = Package(
         // Pure Swift DSP: voices, the mixer, the lock-free command queue.
         .target(name: "DioramaMixer"),
         // cairo/pango: a snapshot becomes pixels; PNG files (zlib).
-        .target(name: "DioramaRender", dependencies: ["DioramaTimeline", "DioramaVectorArt", "DioramaLottie", "CCairo", "CZlib"]),
+        .target(name: "DioramaRender", dependencies: ["DioramaTimeline", "DioramaVectorArt", "DioramaLottie", "CCairo", "CPixman", "CZlib"]),
         // librsvg: SVG files checked for hostile content, then drawn as vectors (a whole file or one element by id) onto cairo.
         .target(name: "DioramaVectorArt", dependencies: ["CRsvg", "CCairo"]),
         // rlottie: Lottie animations rendered frame by frame into premultiplied ARGB32 pixels, for DioramaRender.
@@ -58,6 +58,8 @@ let package = Package(
 
         // Thin C layers: one system library per pkg-config module, and one C target for macros and variadics.
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
+        // pixman (cairo's own pixel library): rotated art resampled with one transform for the whole frame.
+        .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
         .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),

@@ -10,9 +10,10 @@ import Foundation
 //
 // Why that is byte-identical to drawing the whole frame: cairo and pixman compute a pixel of a solid fill,
 // stroke, text run, particle or pixel-aligned image from the geometry alone, so a pixel-aligned clip only
-// chooses which pixels are written. Not so for gradients, images that are scaled, rotated or placed between
-// pixels, blur and shadow: cairo hands pixman a pattern transform relative to the centre of the area drawn,
-// and layers take their origin and reduced grid from the visible area. A node with any of these ("clip
+// chooses which pixels are written; so for cached SVG art resampled by ImageDrawing+Resample.swift. Not so for
+// gradients, other images that are scaled, rotated or placed between pixels, blur and shadow: cairo hands pixman
+// a pattern transform relative to the centre of the area drawn, and layers take their origin and reduced grid
+// from the visible area. A node with any of these ("clip
 // dependent") is therefore never cut by a damage area: an area that reaches it grows to hold all of it.
 
 /// Where a top-level node paints on the output, and whether a clip can cut it without changing its pixels.
@@ -116,8 +117,9 @@ extension FrameRenderer {
             guard quantized > 0 else { return true }
             let bytes = Int((image.rect.width * quantized).rounded(.up)) * Int((image.rect.height * quantized).rounded(.up)) * 4
             guard bytes <= vectorRasters.capacity else { return false }
-            return placedMatrix(matrix, x: image.rect.x, y: image.rect.y, scaleX: 1 / quantized, scaleY: 1 / quantized)
-                .isIntegerTranslation
+            // Rotated or between pixels, it is resampled with a transform that does not depend on the clip.
+            let placed = placedMatrix(matrix, x: image.rect.x, y: image.rect.y, scaleX: 1 / quantized, scaleY: 1 / quantized)
+            return placed.isIntegerTranslation || (resamplesArt && Self.resamples(placed))
         }
         guard let whole = self.image(atPath: image.path) else { return true }
         var width = Double(cairo_image_surface_get_width(whole)), height = Double(cairo_image_surface_get_height(whole))

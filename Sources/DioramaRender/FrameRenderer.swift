@@ -38,6 +38,16 @@ public final class FrameRenderer {
     /// SVG drawings by resolved path (nil: refused, with a warning), and their rasters (see ImageDrawing+Art.swift).
     var vectorArt: [String: VectorArt?] = [:]
     let vectorRasters = VectorArtRasterCache()
+    /// Cells of the target a resampled picture may reach (ImageDrawing+Resample.swift), kept to reuse its storage.
+    var resampleCells: [Bool] = []
+    var resampleScratchSurface: ScratchSurface?
+    /// False paints cached art with cairo alone; true `resamplesEveryCell` visits every output cell (references
+    /// for the resampling tests).
+    var resamplesArt = true
+    var resamplesEveryCell = false
+    /// Pictures painted by `paintResampled`, and how many of them through a soft-edged clip, for tests.
+    var resampledPaints = 0
+    var resampledThroughSoftClips = 0
     /// Lottie animations by resolved path, each with its last rendered frame.
     let lotties = LottieCache()
     /// A 1×1 context for measuring paths outside of drawing.

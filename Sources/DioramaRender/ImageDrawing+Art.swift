@@ -29,6 +29,10 @@ extension FrameRenderer {
             cairo_save(cr)
             cairo_translate(cr, rect.x, rect.y)
             cairo_scale(cr, 1 / quantized, 1 / quantized)
+            if paintResampled(raster, x: Double(raster.ink.x), y: Double(raster.ink.y), alpha: alpha, in: cr) {
+                cairo_restore(cr)
+                return
+            }
             cairo_set_source_surface(cr, raster.surface, Double(raster.ink.x), Double(raster.ink.y))
             cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
             // Only the inked part is painted: a part of a drawing is often a small piece of a large rectangle.

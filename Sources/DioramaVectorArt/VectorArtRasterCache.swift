@@ -43,6 +43,8 @@ public final class VectorArtRasterCache {
     public struct Raster {
         public let surface: OpaquePointer
         public let ink: (x: Int, y: Int, width: Int, height: Int)
+        /// The cells of `surface` that hold ink.
+        public let cells: InkCells
         /// Bytes the kept surface holds.
         public var byteCount: Int { ink.width * ink.height * 4 }
     }
@@ -85,7 +87,8 @@ public final class VectorArtRasterCache {
         cairo_destroy(cr)
         cairo_surface_flush(full)
         let ink = Self.inkBounds(of: full)
-        let raster = Raster(surface: Self.kept(full, ink: ink), ink: ink)
+        let kept = Self.kept(full, ink: ink)
+        let raster = Raster(surface: kept, ink: ink, cells: Self.cells(of: kept))
         while byteCount + raster.byteCount > capacity, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse }) {
             cairo_surface_destroy(oldest.value.raster.surface)
             byteCount -= oldest.value.raster.byteCount
@@ -129,6 +132,16 @@ public final class VectorArtRasterCache {
         }
         cairo_surface_mark_dirty(surface)
         return surface
+    }
+
+    /// The inked cells of a kept surface (all of them when it is opaque).
+    static func cells(of surface: OpaquePointer) -> InkCells {
+        let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
+        guard cairo_image_surface_get_format(surface) == CAIRO_FORMAT_ARGB32, let data = cairo_image_surface_get_data(surface) else {
+            return InkCells(allInkedWidth: width, height: height)
+        }
+        return InkCells(pixels: UnsafeRawPointer(data).assumingMemoryBound(to: UInt32.self), width: width, height: height,
+                        rowPixels: Int(cairo_image_surface_get_stride(surface)) / 4)
     }
 
     /// The smallest pixel rectangle holding every pixel with alpha; empty (0 × 0) when there is none.

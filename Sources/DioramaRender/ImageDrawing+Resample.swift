@@ -1,0 +1,220 @@
+import CCairo
+import CPixman
+import DioramaVectorArt
+import Foundation
+
+// Cached art that is rotated, or placed between pixels, is resampled by pixman directly, bilinear (what cairo's
+// "good" filter does at these scales), with one transform from device pixels to the picture. cairo would hand
+// pixman a transform taken relative to the centre of the area drawn, so its pixels would depend on the clip and a
+// frame drawn in bands or damage areas would differ from the whole one; with the transform fixed, a pixel depends
+// on its position alone, so the node is clip-safe and is cut across threads like a solid fill. And only output
+// pixels near inked cells of the picture are visited: a turning windmill's sails leave most of their box empty.
+
+extension FrameRenderer {
+    /// Cells of the output, in pixels a side, marked when a resampled picture may reach them.
+    static let resampleCellSide = 16
+
+    /// True when a picture placed by `matrix` (picture pixels to device) is resampled here rather than by cairo:
+    /// not a whole-pixel copy, invertible, and shrunk by at most 0.75 (beyond that cairo filters with a wider kernel).
+    static func resamples(_ matrix: cairo_matrix_t) -> Bool {
+        let scaleX = hypot(matrix.xx, matrix.yx), scaleY = hypot(matrix.xy, matrix.yy)
+        let determinant = matrix.xx * matrix.yy - matrix.xy * matrix.yx
+        return !matrix.isIntegerTranslation && scaleX >= 0.75 && scaleY >= 0.75 && determinant.isNormal
+            && scaleX.isFinite && scaleY.isFinite && abs(matrix.x0) < 1e7 && abs(matrix.y0) < 1e7
+    }
+
+    /// Paints `raster` with its pixel (0, 0) at user point (`x`, `y`) under the context's matrix and clip, with
+    /// `alpha`. False, with nothing drawn, when the matrix, target or clip is not one handled here (a clip that is
+    /// not whole-pixel rectangles, a target that is not an image in memory): the caller paints with cairo.
+    func paintResampled(_ raster: VectorArtRasterCache.Raster, x: Double, y: Double, alpha: Double,
+                        in cr: OpaquePointer) -> Bool {
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(cr, &matrix)
+        cairo_matrix_translate(&matrix, x, y)
+        guard resamplesArt, Self.resamples(matrix), let target = cairo_get_group_target(cr),
+              cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE else { return false }
+        let format = cairo_image_surface_get_format(target)
+        guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24,
+              let data = cairo_image_surface_get_data(target) else { return false }
+        var scaleX = 0.0, scaleY = 0.0, offsetX = 0.0, offsetY = 0.0
+        cairo_surface_get_device_scale(target, &scaleX, &scaleY)
+        cairo_surface_get_device_offset(target, &offsetX, &offsetY)
+        guard scaleX == 1, scaleY == 1, offsetX == offsetX.rounded(), offsetY == offsetY.rounded(),
+              abs(offsetX) < 1e6, abs(offsetY) < 1e6 else { return false }
+        let width = Int(cairo_image_surface_get_width(target)), height = Int(cairo_image_surface_get_height(target))
+        let stride = Int(cairo_image_surface_get_stride(target))
+        let offset = (x: Int(offsetX), y: Int(offsetY))
+
+        // The clip in device space, intersected with the target so that "no clip" is a rectangle too.
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_rectangle(cr, -offsetX, -offsetY, Double(width), Double(height))
+        cairo_clip(cr)
+        let clip = cairo_copy_clip_rectangle_list(cr)!
+        var extents = (x1: 0.0, y1: 0.0, x2: 0.0, y2: 0.0)
+        cairo_clip_extents(cr, &extents.x1, &extents.y1, &extents.x2, &extents.y2)
+        cairo_restore(cr)
+        defer { cairo_rectangle_list_destroy(clip) }
+        func whole(_ value: Double) -> Bool { value == value.rounded() && abs(value) < 1e6 }
+        let rectangles = UnsafeBufferPointer(start: clip.pointee.rectangles, count: Int(clip.pointee.num_rectangles))
+        let region = clip.pointee.status == CAIRO_STATUS_SUCCESS
+            && rectangles.allSatisfy({ whole($0.x) && whole($0.y) && whole($0.width) && whole($0.height) })
+
+        // Device pixel centre -> picture: pixman's transform, rounded to 16.16 once, the same for every part drawn.
+        var inverse = matrix
+        guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS else { return false }
+        var floating = pixman_f_transform(m: ((inverse.xx, inverse.xy, inverse.x0), (inverse.yx, inverse.yy, inverse.y0), (0, 0, 1)))
+        var transform = pixman_transform()
+        guard pixman_transform_from_pixman_f_transform(&transform, &floating) != 0 else { return false }
+
+        let source = raster.surface
+        cairo_surface_flush(source)
+        let sourceFormat: pixman_format_code_t = cairo_image_surface_get_format(source) == CAIRO_FORMAT_RGB24 ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8
+        guard let sourceData = cairo_image_surface_get_data(source),
+              let picture = pixman_image_create_bits(sourceFormat, cairo_image_surface_get_width(source),
+                                                     cairo_image_surface_get_height(source),
+                                                     UnsafeMutableRawPointer(sourceData).assumingMemoryBound(to: UInt32.self),
+                                                     cairo_image_surface_get_stride(source)) else { return false }
+        defer { pixman_image_unref(picture) }
+        pixman_image_set_transform(picture, &transform)
+        pixman_image_set_filter(picture, PIXMAN_FILTER_BILINEAR, nil, 0)
+        guard region else {
+            // A clip with soft edges (a clip shape, a letterbox between pixels): the picture is resampled into a
+            // scratch surface over the clip's extents, the same pixels as below, then copied through the clip by
+            // cairo pixel for pixel, which makes a clip's coverage from its outline alone.
+            let x1 = max(extents.x1.rounded(.down), -offsetX), y1 = max(extents.y1.rounded(.down), -offsetY)
+            let x2 = min(extents.x2.rounded(.up), -offsetX + Double(width)), y2 = min(extents.y2.rounded(.up), -offsetY + Double(height))
+            guard x1 < x2, y1 < y2 else { return true }
+            let area = PixelRect(x: Int(x1), y: Int(y1), width: Int(x2 - x1), height: Int(y2 - y1))
+            let scratch = resampleScratch(width: area.width, height: area.height)
+            defer { cairo_surface_destroy(scratch) }
+            guard let scratchData = cairo_image_surface_get_data(scratch) else { return false }
+            let scratchStride = Int(cairo_image_surface_get_stride(scratch))
+            guard let output = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(area.width), Int32(area.height),
+                                                        UnsafeMutableRawPointer(scratchData).assumingMemoryBound(to: UInt32.self),
+                                                        Int32(scratchStride)) else { return false }
+            defer { pixman_image_unref(output) }
+            composite(picture, cells: raster.cells, matrix: matrix, mask: nil, onto: output,
+                      width: area.width, height: area.height, offset: (-area.x, -area.y),
+                      rectangles: [PixelRect(x: 0, y: 0, width: area.width, height: area.height)])
+            cairo_surface_mark_dirty(scratch)
+            cairo_save(cr)
+            cairo_identity_matrix(cr)
+            cairo_set_source_surface(cr, scratch, x1, y1)
+            if alpha < 1 { cairo_paint_with_alpha(cr, alpha) } else { cairo_paint(cr) }
+            cairo_restore(cr)
+            resampledPaints += 1
+            resampledThroughSoftClips += 1
+            return true
+        }
+        guard let output = pixman_image_create_bits(format == CAIRO_FORMAT_RGB24 ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8,
+                                                    Int32(width), Int32(height),
+                                                    UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self),
+                                                    Int32(stride)) else { return false }
+        defer { pixman_image_unref(output) }
+        var mask: OpaquePointer?
+        if alpha < 1 {
+            var color = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16((max(0, alpha) * 0xFFFF).rounded()))
+            mask = pixman_image_create_solid_fill(&color)
+        }
+        defer { if let mask { pixman_image_unref(mask) } }
+        cairo_surface_flush(target)
+        composite(picture, cells: raster.cells, matrix: matrix, mask: mask, onto: output, width: width, height: height,
+                  offset: offset, rectangles: rectangles.map {
+                      PixelRect(x: Int($0.x) + offset.x, y: Int($0.y) + offset.y, width: Int($0.width), height: Int($0.height))
+                  })
+        cairo_surface_mark_dirty(target)
+        resampledPaints += 1
+        return true
+    }
+
+    /// Composites `picture` (its transform from device pixels set) over `output` (`width` × `height` pixels, its
+    /// pixel = device + `offset`) within `rectangles` (output pixels), visiting only cells an inked cell may reach.
+    private func composite(_ picture: OpaquePointer, cells: InkCells, matrix: cairo_matrix_t, mask: OpaquePointer?,
+                           onto output: OpaquePointer, width: Int, height: Int, offset: (x: Int, y: Int),
+                           rectangles: [PixelRect]) {
+        markResampleCells(cells, matrix: matrix, offset: offset, width: width, height: height)
+        let side = Self.resampleCellSide, columns = (width + side - 1) / side
+        for rectangle in rectangles {
+            let x1 = max(0, rectangle.x), y1 = max(0, rectangle.y)
+            let x2 = min(width, rectangle.x + rectangle.width), y2 = min(height, rectangle.y + rectangle.height)
+            guard x1 < x2, y1 < y2 else { continue }
+            for row in (y1 / side)...((y2 - 1) / side) {
+                let top = max(y1, row * side), bottom = min(y2, (row + 1) * side)
+                var column = x1 / side
+                let lastColumn = (x2 - 1) / side
+                while column <= lastColumn {
+                    guard resampleCells[row * columns + column] else { column += 1; continue }
+                    let start = column
+                    while column <= lastColumn, resampleCells[row * columns + column] { column += 1 }
+                    let left = max(x1, start * side), right = min(x2, column * side)
+                    // Source coordinates are device pixels: the transform maps them to the picture.
+                    pixman_image_composite32(PIXMAN_OP_OVER, picture, mask, output,
+                                             Int32(left - offset.x), Int32(top - offset.y), 0, 0,
+                                             Int32(left), Int32(top), Int32(right - left), Int32(bottom - top))
+                }
+            }
+        }
+    }
+
+    /// A cleared ARGB32 surface of `width` × `height` over pixels kept between frames (destroy it after use).
+    private func resampleScratch(width: Int, height: Int) -> OpaquePointer {
+        if let scratch = resampleScratchSurface, scratch.width >= width, scratch.height >= height {} else {
+            resampleScratchSurface = ScratchSurface(width: max(width, resampleScratchSurface?.width ?? 0),
+                                                    height: max(height, resampleScratchSurface?.height ?? 0))
+        }
+        let scratch = resampleScratchSurface!
+        cairo_surface_flush(scratch.surface)
+        let data = cairo_image_surface_get_data(scratch.surface)!
+        let stride = cairo_image_surface_get_stride(scratch.surface)
+        for row in 0..<height { memset(data + row * Int(stride), 0, width * 4) }
+        return cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), stride)!
+    }
+
+    /// Marks in `resampleCells` (columns × rows of the target, `resampleCellSide` pixels a side) every cell that a
+    /// bilinear sample of an inked picture cell can reach: the cell grown by a pixel and a half (a sample reads the
+    /// pixels within one of it) and mapped by `matrix`, its box grown by a pixel for the transform's rounding.
+    private func markResampleCells(_ cells: InkCells, matrix: cairo_matrix_t, offset: (x: Int, y: Int), width: Int, height: Int) {
+        let side = Self.resampleCellSide
+        let columns = (width + side - 1) / side, rows = (height + side - 1) / side
+        resampleCells.removeAll(keepingCapacity: true)
+        resampleCells.append(contentsOf: repeatElement(resamplesEveryCell, count: columns * rows))
+        guard !resamplesEveryCell else { return }
+        let pictureSide = Double(cells.side)
+        for row in 0..<cells.rows {
+            for column in 0..<cells.columns where cells[column, row] {
+                let x1 = Double(column) * pictureSide - 1.5, x2 = Double(column + 1) * pictureSide + 1.5
+                let y1 = Double(row) * pictureSide - 1.5, y2 = Double(row + 1) * pictureSide + 1.5
+                var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+                func corner(_ px: Double, _ py: Double) {
+                    let dx = matrix.xx * px + matrix.xy * py + matrix.x0, dy = matrix.yx * px + matrix.yy * py + matrix.y0
+                    minX = min(minX, dx); maxX = max(maxX, dx); minY = min(minY, dy); maxY = max(maxY, dy)
+                }
+                corner(x1, y1); corner(x2, y1); corner(x1, y2); corner(x2, y2)
+                // Target pixels, clamped before conversion (a node far off-screen stays a finite, small number).
+                func pixel(_ value: Double) -> Int { Int(max(-1e7, min(1e7, value))) }
+                let left = max(0, pixel((minX - 1).rounded(.down)) + offset.x), right = min(width - 1, pixel((maxX + 1).rounded(.up)) + offset.x)
+                let top = max(0, pixel((minY - 1).rounded(.down)) + offset.y), bottom = min(height - 1, pixel((maxY + 1).rounded(.up)) + offset.y)
+                guard left <= right, top <= bottom else { continue }
+                for cellRow in (top / side)...(bottom / side) {
+                    for cellColumn in (left / side)...(right / side) { resampleCells[cellRow * columns + cellColumn] = true }
+                }
+            }
+        }
+    }
+}
+
+/// An ARGB32 surface a renderer keeps for resampling through soft-edged clips, grown as needed.
+final class ScratchSurface {
+    let surface: OpaquePointer
+    let width: Int
+    let height: Int
+
+    init(width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+    }
+
+    deinit { cairo_surface_destroy(surface) }
+}
