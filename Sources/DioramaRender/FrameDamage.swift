@@ -10,8 +10,8 @@ import Foundation
 //
 // Why that is byte-identical to drawing the whole frame: cairo and pixman compute a pixel of a solid fill,
 // stroke, text run, particle or pixel-aligned image from the geometry alone, so a pixel-aligned clip only
-// chooses which pixels are written; so for cached SVG art resampled by ImageDrawing+Resample.swift. Not so for
-// gradients, other images that are scaled, rotated or placed between pixels, blur and shadow: cairo hands pixman
+// chooses which pixels are written; so for images resampled by ImageDrawing+Resample.swift. Not so for
+// gradients, images shrunk below 0.75 (cairo filters them), blur and shadow: cairo hands pixman
 // a pattern transform relative to the centre of the area drawn, and layers take their origin and reduced grid
 // from the visible area. A node with any of these ("clip
 // dependent") is therefore never cut by a damage area: an area that reaches it grows to hold all of it.
@@ -128,8 +128,10 @@ extension FrameRenderer {
             height /= Double(sheet.rows)
         }
         guard width > 0, height > 0 else { return true }
-        return placedMatrix(matrix, x: box.minX, y: box.minY, scaleX: (box.maxX - box.minX) / width,
-                            scaleY: (box.maxY - box.minY) / height).isIntegerTranslation
+        // Scaled, turned or between pixels, it is resampled with a transform that does not depend on the clip.
+        let placed = placedMatrix(matrix, x: box.minX, y: box.minY, scaleX: (box.maxX - box.minX) / width,
+                                  scaleY: (box.maxY - box.minY) / height)
+        return placed.isIntegerTranslation || (resamplesArt && Self.resamples(placed))
     }
 
     /// `matrix` translated then scaled, as cairo_translate and cairo_scale would make it.

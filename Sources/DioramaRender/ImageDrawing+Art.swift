@@ -68,9 +68,10 @@ extension FrameRenderer {
         return art
     }
 
-    /// Cell `sheet.frame` of a sprite sheet as a sub-surface (the caller destroys it) with its size in pixels;
-    /// nil (with a warning, once) when the grid does not divide the picture into whole pixels.
-    func spriteCell(of sheet: OpaquePointer, sheet grid: SpriteSheet, path: String) -> (OpaquePointer, Double, Double)? {
+    /// Cell `sheet.frame` of a sprite sheet as a sub-surface (the caller destroys it) with its size and its origin
+    /// in the sheet, in pixels; nil (with a warning, once) when the grid does not divide the picture into whole pixels.
+    func spriteCell(of sheet: OpaquePointer, sheet grid: SpriteSheet, path: String)
+        -> (surface: OpaquePointer, width: Double, height: Double, x: Int, y: Int)? {
         let width = Int(cairo_image_surface_get_width(sheet)), height = Int(cairo_image_surface_get_height(sheet))
         guard width % grid.columns == 0, height % grid.rows == 0, width >= grid.columns, height >= grid.rows else {
             warnOnce("image \(resolvedImagePath(path)): \(width)x\(height) pixels do not divide into \(grid.columns) columns and \(grid.rows) rows; drawn as nothing")
@@ -81,6 +82,6 @@ extension FrameRenderer {
         let (column, row) = (frame % grid.columns, frame / grid.columns)
         let cell = cairo_surface_create_for_rectangle(sheet, Double(column * cellWidth), Double(row * cellHeight),
                                                       Double(cellWidth), Double(cellHeight))!
-        return (cell, Double(cellWidth), Double(cellHeight))
+        return (cell, Double(cellWidth), Double(cellHeight), column * cellWidth, row * cellHeight)
     }
 }

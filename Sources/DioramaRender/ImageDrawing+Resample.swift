@@ -128,6 +128,86 @@ extension FrameRenderer {
         return true
     }
 
+    /// Paints pixels `cell` of `sheet` (an image surface) over the rectangle (0, 0, cell size) of user space, their
+    /// edges padded outward and the whole cut by that rectangle, as drawImage has cairo do, with `alpha`. The
+    /// picture is resampled into a scratch surface over the rectangle's device box (pixels that depend on their
+    /// position alone), then copied through the rectangle and the clip by cairo pixel for pixel, whose coverage
+    /// comes from their outlines alone. False, with nothing drawn, when the matrix or target is not one handled here.
+    func paintResampled(sheet: OpaquePointer, cell: PixelRect, alpha: Double, in cr: OpaquePointer) -> Bool {
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(cr, &matrix)
+        guard resamplesArt, Self.resamples(matrix), cell.width > 0, cell.height > 0,
+              let target = cairo_get_group_target(cr), cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE else { return false }
+        var scaleX = 0.0, scaleY = 0.0, offsetX = 0.0, offsetY = 0.0
+        cairo_surface_get_device_scale(target, &scaleX, &scaleY)
+        cairo_surface_get_device_offset(target, &offsetX, &offsetY)
+        let sheetFormat = cairo_image_surface_get_format(sheet)
+        guard scaleX == 1, scaleY == 1, offsetX == offsetX.rounded(), offsetY == offsetY.rounded(),
+              abs(offsetX) < 1e6, abs(offsetY) < 1e6, sheetFormat == CAIRO_FORMAT_ARGB32 || sheetFormat == CAIRO_FORMAT_RGB24
+        else { return false }
+        cairo_surface_flush(sheet)
+        guard let sheetData = cairo_image_surface_get_data(sheet) else { return false }
+        let width = Double(cairo_image_surface_get_width(target)), height = Double(cairo_image_surface_get_height(target))
+
+        // The rectangle's device box, within the clip's extents and the target.
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        func corner(_ x: Double, _ y: Double) {
+            var (dx, dy) = (x, y)
+            cairo_matrix_transform_point(&matrix, &dx, &dy)
+            minX = min(minX, dx); maxX = max(maxX, dx); minY = min(minY, dy); maxY = max(maxY, dy)
+        }
+        corner(0, 0); corner(Double(cell.width), 0); corner(0, Double(cell.height)); corner(Double(cell.width), Double(cell.height))
+        var clip = (x1: 0.0, y1: 0.0, x2: 0.0, y2: 0.0)
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_clip_extents(cr, &clip.x1, &clip.y1, &clip.x2, &clip.y2)
+        cairo_restore(cr)
+        let x1 = max(minX.rounded(.down), clip.x1.rounded(.down), -offsetX)
+        let y1 = max(minY.rounded(.down), clip.y1.rounded(.down), -offsetY)
+        let x2 = min(maxX.rounded(.up), clip.x2.rounded(.up), -offsetX + width)
+        let y2 = min(maxY.rounded(.up), clip.y2.rounded(.up), -offsetY + height)
+        guard x1 < x2, y1 < y2 else { return true }
+        let area = PixelRect(x: Int(x1), y: Int(y1), width: Int(x2 - x1), height: Int(y2 - y1))
+
+        var inverse = matrix
+        guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS else { return false }
+        var floating = pixman_f_transform(m: ((inverse.xx, inverse.xy, inverse.x0), (inverse.yx, inverse.yy, inverse.y0), (0, 0, 1)))
+        var transform = pixman_transform()
+        guard pixman_transform_from_pixman_f_transform(&transform, &floating) != 0 else { return false }
+        let sheetStride = Int(cairo_image_surface_get_stride(sheet))
+        guard let picture = pixman_image_create_bits(sheetFormat == CAIRO_FORMAT_RGB24 ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8,
+                                                     Int32(cell.width), Int32(cell.height),
+                                                     UnsafeMutableRawPointer(sheetData + cell.y * sheetStride + cell.x * 4)
+                                                         .assumingMemoryBound(to: UInt32.self),
+                                                     Int32(sheetStride)) else { return false }
+        defer { pixman_image_unref(picture) }
+        pixman_image_set_transform(picture, &transform)
+        pixman_image_set_filter(picture, PIXMAN_FILTER_BILINEAR, nil, 0)
+        pixman_image_set_repeat(picture, PIXMAN_REPEAT_PAD)
+
+        let scratch = resampleScratch(width: area.width, height: area.height, clearing: false)
+        defer { cairo_surface_destroy(scratch) }
+        guard let scratchData = cairo_image_surface_get_data(scratch),
+              let output = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(area.width), Int32(area.height),
+                                                    UnsafeMutableRawPointer(scratchData).assumingMemoryBound(to: UInt32.self),
+                                                    cairo_image_surface_get_stride(scratch)) else { return false }
+        defer { pixman_image_unref(output) }
+        // Source coordinates are device pixels: the transform maps them to the cell.
+        pixman_image_composite32(PIXMAN_OP_SRC, picture, nil, output, Int32(area.x), Int32(area.y), 0, 0, 0, 0,
+                                 Int32(area.width), Int32(area.height))
+        cairo_surface_mark_dirty(scratch)
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_set_source_surface(cr, scratch, x1, y1)
+        cairo_set_matrix(cr, &matrix)
+        cairo_rectangle(cr, 0, 0, Double(cell.width), Double(cell.height))
+        cairo_clip(cr)
+        if alpha < 1 { cairo_paint_with_alpha(cr, alpha) } else { cairo_paint(cr) }
+        cairo_restore(cr)
+        resampledPaints += 1
+        return true
+    }
+
     /// Composites `picture` (its transform from device pixels set) over `output` (`width` × `height` pixels, its
     /// pixel = device + `offset`) within `rectangles` (output pixels), visiting only cells an inked cell may reach.
     private func composite(_ picture: OpaquePointer, cells: InkCells, matrix: cairo_matrix_t, mask: OpaquePointer?,
@@ -157,8 +237,9 @@ extension FrameRenderer {
         }
     }
 
-    /// A cleared ARGB32 surface of `width` × `height` over pixels kept between frames (destroy it after use).
-    private func resampleScratch(width: Int, height: Int) -> OpaquePointer {
+    /// An ARGB32 surface of `width` × `height` (cleared when `clearing`) over pixels kept between frames (destroy it
+    /// after use).
+    private func resampleScratch(width: Int, height: Int, clearing: Bool = true) -> OpaquePointer {
         if let scratch = resampleScratchSurface, scratch.width >= width, scratch.height >= height {} else {
             resampleScratchSurface = ScratchSurface(width: max(width, resampleScratchSurface?.width ?? 0),
                                                     height: max(height, resampleScratchSurface?.height ?? 0))
@@ -167,7 +248,7 @@ extension FrameRenderer {
         cairo_surface_flush(scratch.surface)
         let data = cairo_image_surface_get_data(scratch.surface)!
         let stride = cairo_image_surface_get_stride(scratch.surface)
-        for row in 0..<height { memset(data + row * Int(stride), 0, width * 4) }
+        if clearing { for row in 0..<height { memset(data + row * Int(stride), 0, width * 4) } }
         return cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), stride)!
     }
 

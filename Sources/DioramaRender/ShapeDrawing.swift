@@ -174,16 +174,22 @@ extension FrameRenderer {
         guard box.nonEmptyBox != nil, let whole = self.image(atPath: image.path) else { return }
         var surface = whole
         var width = Double(cairo_image_surface_get_width(whole)), height = Double(cairo_image_surface_get_height(whole))
+        var origin = (x: 0, y: 0)
         if let sheet = image.sprite {
             // One cell, as a sub-surface, so the padding repeats the cell's own edge, not its neighbour's.
             guard let cell = spriteCell(of: whole, sheet: sheet, path: image.path) else { return }
-            (surface, width, height) = cell
+            (surface, width, height, origin) = (cell.surface, cell.width, cell.height, (cell.x, cell.y))
         }
         defer { if surface != whole { cairo_surface_destroy(surface) } }
         guard width > 0, height > 0 else { return }
         cairo_save(cr)
         cairo_translate(cr, box.minX, box.minY)
         cairo_scale(cr, (box.maxX - box.minX) / width, (box.maxY - box.minY) / height)
+        if paintResampled(sheet: whole, cell: PixelRect(x: origin.x, y: origin.y, width: Int(width), height: Int(height)),
+                          alpha: alpha, in: cr) {
+            cairo_restore(cr)
+            return
+        }
         cairo_set_source_surface(cr, surface, 0, 0)
         // Padding keeps edge texels from blending with transparency; the clip keeps the padding out.
         cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)

@@ -27,21 +27,36 @@ import Testing
         </svg>
         """
 
+    /// A 10 × 8 picture of hard-edged squares, some half transparent, with a transparent column.
+    let picturePath: String
+
     init() throws {
         folder = try TemporaryFolder()
         path = folder.path("sails.svg")
         try Self.sailsSVG.write(toFile: path, atomically: true, encoding: .utf8)
+        picturePath = folder.path("squares.png")
+        var picture = RenderedFrame(width: 10, height: 8)
+        for y in 0..<8 {
+            for x in 0..<10 {
+                let i = (y * 10 + x) * 4
+                let alpha: UInt8 = x == 9 ? 0 : (x + y) % 3 == 0 ? 128 : 255
+                let value: UInt8 = (x / 2 + y / 2) % 2 == 0 ? alpha : alpha / 4
+                picture.bytes[i] = value; picture.bytes[i + 1] = alpha / 2; picture.bytes[i + 2] = alpha - value / 2
+                picture.bytes[i + 3] = alpha
+            }
+        }
+        try picture.writePNG(to: URL(fileURLWithPath: picturePath))
     }
 
     /// The drawing turned by `degrees` about its centre (100, 100), moved by a fraction of a point, at the left of a
     /// 400 × 300 canvas; inside a circle's clip when `clipped`.
-    func snapshot(degrees: Double, opacity: Double = 1, clipped: Bool = false) -> Snapshot {
+    func snapshot(degrees: Double, opacity: Double = 1, clipped: Bool = false, picture: Bool = false) -> Snapshot {
         let turn = Transform2D.rotation(degrees: degrees)
         let transform = Transform2D(a: turn.a, b: turn.b, c: turn.c, d: turn.d,
                                     tx: 100.3 - (turn.a * 100 + turn.c * 100), ty: 99.6 - (turn.b * 100 + turn.d * 100))
         let rect = Rect(x: 0, y: 0, width: 200, height: 200)
         let sails = NodeSnapshot(transform: transform, bounds: rect, opacity: opacity,
-                                 content: .image(ImageContent(path: path, rect: rect)))
+                                 content: .image(ImageContent(path: picture ? picturePath : path, rect: rect)))
         let node = clipped
             ? NodeSnapshot(bounds: rect, content: .group([sails]),
                            clipShape: .ellipse(center: Point(x: 100, y: 100), radiusX: 70.3, radiusY: 70.3))
@@ -49,16 +64,18 @@ import Testing
         return RenderFixtures.snapshot(width: 400, height: 300, background: Color(red: 0.1, green: 0.2, blue: 0.3), [node])
     }
 
-    static let cases: [(degrees: Double, opacity: Double, clipped: Bool)] = [
-        (0, 1, false), (0.5, 1, false), (17, 1, false), (45, 0.55, false), (133.3, 1, true), (270.25, 0.8, true),
+    /// SVG art (turned, faded, clipped), then a PNG picture enlarged 20 times (turned, faded, clipped).
+    static let cases: [(degrees: Double, opacity: Double, clipped: Bool, picture: Bool)] = [
+        (0, 1, false, false), (0.5, 1, false, false), (17, 1, false, false), (45, 0.55, false, false), (133.3, 1, true, false),
+        (270.25, 0.8, true, false), (0, 1, false, true), (17, 1, false, true), (45, 0.55, true, true),
     ]
     /// Whole device pixels per point (a clip that is whole-pixel rectangles), and a letterbox between pixels.
     static let sizes = [(800, 600), (601, 457)]
 
     @Test(arguments: cases.indices)
     func aTurnedDrawingIsThePictureCairoPaints(_ index: Int) throws {
-        let (degrees, opacity, clipped) = Self.cases[index]
-        let snapshot = snapshot(degrees: degrees, opacity: opacity, clipped: clipped)
+        let (degrees, opacity, clipped, picture) = Self.cases[index]
+        let snapshot = snapshot(degrees: degrees, opacity: opacity, clipped: clipped, picture: picture)
         for (width, height) in Self.sizes {
             let renderer = FrameRenderer()
             let everyCell = FrameRenderer()
@@ -66,7 +83,8 @@ import Testing
             let cairo = FrameRenderer()
             cairo.resamplesArt = false
             let actual = try renderer.render(snapshot, width: width, height: height)
-            // Only cells no sample of ink reaches are left out: exactly the pixels of visiting every cell.
+            // Only cells no sample of ink reaches are left out: exactly the pixels of visiting every cell (a picture
+            // has no cells: every pixel of it is visited).
             let same = actual.bytes == (try everyCell.render(snapshot, width: width, height: height)).bytes
             #expect(same, "\(degrees)°, \(width)x\(height): visiting only cells near ink changed pixels")
             let expected = try cairo.render(snapshot, width: width, height: height)
@@ -94,8 +112,8 @@ import Testing
 
     @Test(arguments: cases.indices)
     func aTurnedDrawingHasTheSamePixelsInAnyPartOfTheFrame(_ index: Int) throws {
-        let (degrees, opacity, clipped) = Self.cases[index]
-        let snapshot = snapshot(degrees: degrees, opacity: opacity, clipped: clipped)
+        let (degrees, opacity, clipped, picture) = Self.cases[index]
+        let snapshot = snapshot(degrees: degrees, opacity: opacity, clipped: clipped, picture: picture)
         for (width, height) in Self.sizes {
             let single = FrameRenderer()
             let expected = try single.render(snapshot, width: width, height: height)
@@ -109,7 +127,7 @@ import Testing
             let whole = FrameRenderer()
             whole.usesDamage = false
             for step in [3.0, 6.0] {
-                let next = self.snapshot(degrees: degrees + step, opacity: opacity, clipped: clipped)
+                let next = self.snapshot(degrees: degrees + step, opacity: opacity, clipped: clipped, picture: picture)
                 let same = try single.render(next, width: width, height: height).bytes == whole.render(next, width: width, height: height).bytes
                 #expect(same, "\(degrees + step)°, \(width)x\(height), after \(degrees + step - 3)°")
             }
