@@ -24,8 +24,9 @@ extension FrameRenderer {
     }
 
     /// Paints `raster` with its pixel (0, 0) at user point (`x`, `y`) under the context's matrix and clip, with
-    /// `alpha`. False, with nothing drawn, when the matrix, target or clip is not one handled here (a clip that is
-    /// not whole-pixel rectangles, a target that is not an image in memory): the caller paints with cairo.
+    /// `alpha`: straight onto the target within a clip of whole-pixel rectangles, else through a scratch surface.
+    /// False, with nothing drawn, when the matrix or target is not one handled here (a whole-pixel copy, a target
+    /// that is not an image in memory, a device scale): the caller paints with cairo.
     func paintResampled(_ raster: VectorArtRasterCache.Raster, x: Double, y: Double, alpha: Double,
                         in cr: OpaquePointer) -> Bool {
         var matrix = cairo_matrix_t()
