@@ -75,8 +75,9 @@ extension FrameRenderer {
         return vectorRasters.cached(key).map { ($0.ink, quantized) }
     }
 
-    /// See `NodeFootprint.clipSafe`; conservative (false when in doubt).
-    func isClipSafe(_ node: NodeSnapshot, parent: cairo_matrix_t) -> Bool {
+    /// See `NodeFootprint.clipSafe`; conservative (false when in doubt). `clipped`: an ancestor has a clip shape.
+    func isClipSafe(_ node: NodeSnapshot, parent: cairo_matrix_t, clipped: Bool = false) -> Bool {
+        let clipped = clipped || node.clipShape != nil
         guard node.opacity > 0, node.transform.isDrawable else { return true }
         if node.blur > 0 || node.shadow != nil || node.mask.map({ !$0.isSolid }) == true { return false }
         if node.hueRotation != 0, node.content.containsImage { return false }
@@ -84,7 +85,7 @@ extension FrameRenderer {
         cairo_matrix_multiply(&matrix, &nodeMatrix, &parent)
         switch node.content {
         case .group(let children):
-            return children.allSatisfy { isClipSafe($0, parent: matrix) }
+            return children.allSatisfy { isClipSafe($0, parent: matrix, clipped: clipped) }
         case .shape(let shape):
             return shape.fill?.isSolid != false && shape.stroke?.paint.isSolid != false
         case .text(let text):
@@ -92,7 +93,7 @@ extension FrameRenderer {
         case .particles:
             return true
         case .image(let image):
-            return isPixelAligned(image, under: matrix)
+            return isPixelAligned(image, under: matrix, clipped: clipped)
         case .lottie(let lottie):
             let box = BoundingBox(lottie.rect)
             let scaleX = (matrix.xx * matrix.xx + matrix.yx * matrix.yx).squareRoot()
@@ -107,7 +108,7 @@ extension FrameRenderer {
     }
 
     /// True when the image's pixels land one for one on device pixels (a copy, whatever the clip).
-    private func isPixelAligned(_ image: ImageContent, under matrix: cairo_matrix_t) -> Bool {
+    private func isPixelAligned(_ image: ImageContent, under matrix: cairo_matrix_t, clipped: Bool) -> Bool {
         let box = BoundingBox(image.rect)
         guard box.nonEmptyBox != nil else { return true }
         if image.isVector {
@@ -128,10 +129,11 @@ extension FrameRenderer {
             height /= Double(sheet.rows)
         }
         guard width > 0, height > 0 else { return true }
-        // Scaled, turned or between pixels, it is resampled with a transform that does not depend on the clip.
+        // Scaled, turned or between pixels, it is resampled with a transform that does not depend on the clip;
+        // but cut by its rectangle, which cairo meets with a clip shape's outline differently under other clips.
         let placed = placedMatrix(matrix, x: box.minX, y: box.minY, scaleX: (box.maxX - box.minX) / width,
                                   scaleY: (box.maxY - box.minY) / height)
-        return placed.isIntegerTranslation || (resamplesArt && Self.resamples(placed))
+        return placed.isIntegerTranslation || (resamplesArt && !clipped && Self.resamples(placed))
     }
 
     /// `matrix` translated then scaled, as cairo_translate and cairo_scale would make it.

@@ -41,6 +41,7 @@ public final class FrameRenderer {
     /// Cells of the target a resampled picture may reach (ImageDrawing+Resample.swift), kept to reuse its storage.
     var resampleCells: [Bool] = []
     var resampleScratchSurface: ScratchSurface?
+    var resampleCoverageSurface: ScratchSurface?
     /// False paints cached art with cairo alone; true `resamplesEveryCell` visits every output cell (references
     /// for the resampling tests).
     var resamplesArt = true

@@ -196,13 +196,28 @@ extension FrameRenderer {
         // Source coordinates are device pixels: the transform maps them to the cell.
         pixman_image_composite32(PIXMAN_OP_SRC, picture, nil, output, Int32(area.x), Int32(area.y), 0, 0, 0, 0,
                                  Int32(area.width), Int32(area.height))
+        // Cut by the picture's rectangle: its coverage filled on a surface of its own (no clip there, so it depends
+        // on the geometry alone), multiplied in. A clip path would meet the target's clip, and cairo cuts the two
+        // together differently under different clips.
+        let coverage = resampleScratch(width: area.width, height: area.height, format: CAIRO_FORMAT_A8)
+        defer { cairo_surface_destroy(coverage) }
+        let pen = cairo_create(coverage)!
+        cairo_translate(pen, -x1, -y1)
+        cairo_transform(pen, &matrix)
+        cairo_rectangle(pen, 0, 0, Double(cell.width), Double(cell.height))
+        cairo_fill(pen)
+        cairo_destroy(pen)
+        cairo_surface_flush(coverage)
+        guard let coverageData = cairo_image_surface_get_data(coverage),
+              let cut = pixman_image_create_bits(PIXMAN_a8, Int32(area.width), Int32(area.height),
+                                                 UnsafeMutableRawPointer(coverageData).assumingMemoryBound(to: UInt32.self),
+                                                 cairo_image_surface_get_stride(coverage)) else { return false }
+        pixman_image_composite32(PIXMAN_OP_IN_REVERSE, cut, nil, output, 0, 0, 0, 0, 0, 0, Int32(area.width), Int32(area.height))
+        pixman_image_unref(cut)
         cairo_surface_mark_dirty(scratch)
         cairo_save(cr)
         cairo_identity_matrix(cr)
         cairo_set_source_surface(cr, scratch, x1, y1)
-        cairo_set_matrix(cr, &matrix)
-        cairo_rectangle(cr, 0, 0, Double(cell.width), Double(cell.height))
-        cairo_clip(cr)
         if alpha < 1 { cairo_paint_with_alpha(cr, alpha) } else { cairo_paint(cr) }
         cairo_restore(cr)
         resampledPaints += 1
@@ -238,19 +253,23 @@ extension FrameRenderer {
         }
     }
 
-    /// An ARGB32 surface of `width` × `height` (cleared when `clearing`) over pixels kept between frames (destroy it
-    /// after use).
-    private func resampleScratch(width: Int, height: Int, clearing: Bool = true) -> OpaquePointer {
-        if let scratch = resampleScratchSurface, scratch.width >= width, scratch.height >= height {} else {
-            resampleScratchSurface = ScratchSurface(width: max(width, resampleScratchSurface?.width ?? 0),
-                                                    height: max(height, resampleScratchSurface?.height ?? 0))
+    /// A surface of `width` × `height` (ARGB32, or A8 for coverage; cleared when `clearing`) over pixels kept
+    /// between frames, one of each format (destroy it after use).
+    func resampleScratch(width: Int, height: Int, clearing: Bool = true, format: cairo_format_t = CAIRO_FORMAT_ARGB32) -> OpaquePointer {
+        let kept = format == CAIRO_FORMAT_A8 ? resampleCoverageSurface : resampleScratchSurface
+        let scratch: ScratchSurface
+        if let kept, kept.width >= width, kept.height >= height {
+            scratch = kept
+        } else {
+            scratch = ScratchSurface(width: max(width, kept?.width ?? 0), height: max(height, kept?.height ?? 0), format: format)
+            if format == CAIRO_FORMAT_A8 { resampleCoverageSurface = scratch } else { resampleScratchSurface = scratch }
         }
-        let scratch = resampleScratchSurface!
         cairo_surface_flush(scratch.surface)
         let data = cairo_image_surface_get_data(scratch.surface)!
         let stride = cairo_image_surface_get_stride(scratch.surface)
-        if clearing { for row in 0..<height { memset(data + row * Int(stride), 0, width * 4) } }
-        return cairo_image_surface_create_for_data(data, CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), stride)!
+        let rowBytes = format == CAIRO_FORMAT_A8 ? width : width * 4
+        if clearing { for row in 0..<height { memset(data + row * Int(stride), 0, rowBytes) } }
+        return cairo_image_surface_create_for_data(data, format, Int32(width), Int32(height), stride)!
     }
 
     /// Marks in `resampleCells` (columns × rows of the target, `resampleCellSide` pixels a side) every cell that a
@@ -286,16 +305,16 @@ extension FrameRenderer {
     }
 }
 
-/// An ARGB32 surface a renderer keeps for resampling through soft-edged clips, grown as needed.
+/// A surface a renderer keeps for resampling (ARGB32 pixels, A8 coverage), grown as needed.
 final class ScratchSurface {
     let surface: OpaquePointer
     let width: Int
     let height: Int
 
-    init(width: Int, height: Int) {
+    init(width: Int, height: Int, format: cairo_format_t) {
         self.width = width
         self.height = height
-        surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        surface = cairo_image_surface_create(format, Int32(width), Int32(height))!
     }
 
     deinit { cairo_surface_destroy(surface) }

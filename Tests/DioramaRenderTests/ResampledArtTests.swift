@@ -67,7 +67,8 @@ import Testing
     /// SVG art (turned, faded, clipped), then a PNG picture enlarged 20 times (turned, faded, clipped).
     static let cases: [(degrees: Double, opacity: Double, clipped: Bool, picture: Bool)] = [
         (0, 1, false, false), (0.5, 1, false, false), (17, 1, false, false), (45, 0.55, false, false), (133.3, 1, true, false),
-        (270.25, 0.8, true, false), (0, 1, false, true), (17, 1, false, true), (45, 0.55, true, true),
+        (270.25, 0.8, true, false), (0, 1, false, true), (17, 1, false, true), (45, 0.55, true, true), (45, 1, true, true),
+        (45, 0.55, false, true),
     ]
     /// Whole device pixels per point (a clip that is whole-pixel rectangles), and a letterbox between pixels.
     static let sizes = [(800, 600), (601, 457)]
@@ -133,14 +134,38 @@ import Testing
             }
             #expect(single.lastDamage?.isEmpty == false)
         }
-        // Clip-safe, in a clip shape too: the parts may cut it anywhere (placed between pixels, or turned).
+        // Clip-safe (the parts may cut it anywhere, placed between pixels or turned), but for a picture inside a
+        // clip shape: its rectangle's edge and the shape's outline are cut together differently under other clips.
         let renderer = FrameRenderer()
         _ = try renderer.render(snapshot, width: 800, height: 600)
         for x0 in [0.0, 0.5] {
-            #expect(renderer.isClipSafe(snapshot.nodes[0], parent: cairo_matrix_t(xx: 2, yx: 0, xy: 0, yy: 2, x0: x0, y0: 0)))
+            #expect(renderer.isClipSafe(snapshot.nodes[0], parent: cairo_matrix_t(xx: 2, yx: 0, xy: 0, yy: 2, x0: x0, y0: 0))
+                    == !(picture && clipped))
         }
         renderer.resamplesArt = false
         #expect(!renderer.isClipSafe(snapshot.nodes[0], parent: cairo_matrix_t(xx: 2, yx: 0, xy: 0, yy: 2, x0: 0.5, y0: 0)))
+    }
+
+    /// A small square moving across the left of the turned drawing each frame: its damage areas cut through the
+    /// drawing, which (clip-safe) is drawn again clipped to them, over the last frame.
+    @Test(arguments: cases.indices)
+    func aTurnedDrawingCutByDamageAreasIsTheWholeFrame(_ index: Int) throws {
+        let (degrees, opacity, clipped, picture) = Self.cases[index]
+        let still = snapshot(degrees: degrees, opacity: opacity, clipped: clipped, picture: picture)
+        for (width, height) in Self.sizes {
+            let damaged = FrameRenderer(), whole = FrameRenderer()
+            whole.usesDamage = false
+            var cut = 0
+            for step in 0..<6 {
+                let square = RenderFixtures.rect(Rect(x: 20 + Double(step) * 7.3, y: 60 + Double(step) * 11.1, width: 30, height: 30),
+                                                 fill: .solid(RenderFixtures.red))
+                let frame = Snapshot(canvas: still.canvas, background: still.background, nodes: [square] + still.nodes)
+                let same = try damaged.render(frame, width: width, height: height).bytes == whole.render(frame, width: width, height: height).bytes
+                #expect(same, "\(degrees)°, \(width)x\(height), step \(step), areas \(String(describing: damaged.lastDamage))")
+                if let areas = damaged.lastDamage, !areas.isEmpty { cut += 1 }
+            }
+            #expect(cut >= 3, "\(cut) frames drawn in damage areas")
+        }
     }
 
     @Test func aSoftClipIsResampledThroughAScratchSurface() throws {
