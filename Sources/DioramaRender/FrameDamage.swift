@@ -11,10 +11,10 @@ import Foundation
 // Why that is byte-identical to drawing the whole frame: cairo and pixman compute a pixel of a solid fill,
 // stroke, text run, particle or pixel-aligned image from the geometry alone, so a pixel-aligned clip only
 // chooses which pixels are written; so for images resampled by ImageDrawing+Resample.swift. Not so for
-// gradients, images shrunk below 0.75 (cairo filters them), blur and shadow: cairo hands pixman
-// a pattern transform relative to the centre of the area drawn, and layers take their origin and reduced grid
-// from the visible area. A node with any of these ("clip
-// dependent") is therefore never cut by a damage area: an area that reaches it grows to hold all of it.
+// gradients, images shrunk below 0.75 (cairo filters them), blur and shadow: cairo hands pixman a pattern
+// transform relative to the centre of the area drawn, and layers take their origin and reduced grid from the
+// visible area. A node with any of these ("clip dependent") is therefore never cut by a damage area: an area
+// that reaches it grows to hold all of it.
 
 /// Where a top-level node paints on the output, and whether a clip can cut it without changing its pixels.
 struct NodeFootprint: Equatable {
@@ -116,24 +116,29 @@ extension FrameRenderer {
             let scale = max(hypot(matrix.xx, matrix.yx), hypot(matrix.xy, matrix.yy))
             let quantized = VectorArtRasterCache.quantizedScale(scale)
             guard quantized > 0 else { return true }
-            let bytes = Int((image.rect.width * quantized).rounded(.up)) * Int((image.rect.height * quantized).rounded(.up)) * 4
-            guard bytes <= vectorRasters.capacity else { return false }
+            let pixels = (width: Int((image.rect.width * quantized).rounded(.up)), height: Int((image.rect.height * quantized).rounded(.up)))
+            guard pixels.width * pixels.height * 4 <= vectorRasters.capacity, pixels.width <= 16384, pixels.height <= 16384
+            else { return false }
             // Rotated or between pixels, it is resampled with a transform that does not depend on the clip.
             let placed = placedMatrix(matrix, x: image.rect.x, y: image.rect.y, scaleX: 1 / quantized, scaleY: 1 / quantized)
             return placed.isIntegerTranslation || (resamplesArt && Self.resamples(placed))
         }
         guard let whole = self.image(atPath: image.path) else { return true }
+        // Pictures in other formats (16-bit PNGs with newer cairo) are painted by cairo.
+        let format = cairo_image_surface_get_format(whole)
+        let resampled = resamplesArt && (format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24)
         var width = Double(cairo_image_surface_get_width(whole)), height = Double(cairo_image_surface_get_height(whole))
         if let sheet = image.sprite, sheet.columns > 0, sheet.rows > 0 {
             width /= Double(sheet.columns)
             height /= Double(sheet.rows)
         }
         guard width > 0, height > 0 else { return true }
-        // Scaled, turned or between pixels, it is resampled with a transform that does not depend on the clip;
-        // but cut by its rectangle, which cairo meets with a clip shape's outline differently under other clips.
+        // Scaled, turned or between pixels, it is resampled with a transform that does not depend on the clip; but
+        // not inside a clip shape: its scratch covers only the picture's box, and cairo cuts a clip outline against a
+        // source's box, which a clip would change (the SVG path's scratch spans the clip's extents instead).
         let placed = placedMatrix(matrix, x: box.minX, y: box.minY, scaleX: (box.maxX - box.minX) / width,
                                   scaleY: (box.maxY - box.minY) / height)
-        return placed.isIntegerTranslation || (resamplesArt && !clipped && Self.resamples(placed))
+        return placed.isIntegerTranslation || (resampled && !clipped && Self.resamples(placed))
     }
 
     /// `matrix` translated then scaled, as cairo_translate and cairo_scale would make it.

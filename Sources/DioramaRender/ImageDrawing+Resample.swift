@@ -15,12 +15,31 @@ extension FrameRenderer {
     static let resampleCellSide = 16
 
     /// True when a picture placed by `matrix` (picture pixels to device) is resampled here rather than by cairo:
-    /// not a whole-pixel copy, invertible, and shrunk by at most 0.75 (beyond that cairo filters with a wider kernel).
+    /// not a whole-pixel copy, shrunk by at most 0.75 (beyond that cairo filters with a wider kernel), and with a
+    /// transform pixman can hold. Both the drawing and the clip-safety check (FrameDamage.swift) ask this.
     static func resamples(_ matrix: cairo_matrix_t) -> Bool {
         let scaleX = hypot(matrix.xx, matrix.yx), scaleY = hypot(matrix.xy, matrix.yy)
-        let determinant = matrix.xx * matrix.yy - matrix.xy * matrix.yx
-        return !matrix.isIntegerTranslation && scaleX >= 0.75 && scaleY >= 0.75 && determinant.isNormal
-            && scaleX.isFinite && scaleY.isFinite && abs(matrix.x0) < 1e7 && abs(matrix.y0) < 1e7
+        return !matrix.isIntegerTranslation && scaleX >= 0.75 && scaleY >= 0.75 && pixmanTransform(matrix) != nil
+    }
+
+    /// Pixman's transform from device pixels to the picture placed by `matrix`, taken relative to `anchor` (the whole
+    /// device pixel at or before the picture's origin: it depends on the placement alone, never on the clip, and keeps
+    /// the translation small so that 16.16 fixed point stays precise); source coordinates are device − anchor.
+    /// Nil when the placement is degenerate or beyond 16.16's range.
+    static func pixmanTransform(_ matrix: cairo_matrix_t) -> (transform: pixman_transform, anchor: (x: Int, y: Int))? {
+        guard matrix.x0.isFinite, matrix.y0.isFinite, abs(matrix.x0) < 1e7, abs(matrix.y0) < 1e7,
+              (matrix.xx * matrix.yy - matrix.xy * matrix.yx).isNormal else { return nil }
+        let anchor = (x: Int(matrix.x0.rounded(.down)), y: Int(matrix.y0.rounded(.down)))
+        var inverse = matrix
+        inverse.x0 -= Double(anchor.x)
+        inverse.y0 -= Double(anchor.y)
+        guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS,
+              [inverse.xx, inverse.xy, inverse.x0, inverse.yx, inverse.yy, inverse.y0].allSatisfy({ $0.isFinite && abs($0) < 32000 })
+        else { return nil }
+        var floating = pixman_f_transform(m: ((inverse.xx, inverse.xy, inverse.x0), (inverse.yx, inverse.yy, inverse.y0), (0, 0, 1)))
+        var transform = pixman_transform()
+        guard pixman_transform_from_pixman_f_transform(&transform, &floating) != 0 else { return nil }
+        return (transform, anchor)
     }
 
     /// Paints `raster` with its pixel (0, 0) at user point (`x`, `y`) under the context's matrix and clip, with
@@ -62,11 +81,9 @@ extension FrameRenderer {
             && rectangles.allSatisfy({ whole($0.x) && whole($0.y) && whole($0.width) && whole($0.height) })
 
         // Device pixel centre -> picture: pixman's transform, rounded to 16.16 once, the same for every part drawn.
-        var inverse = matrix
-        guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS else { return false }
-        var floating = pixman_f_transform(m: ((inverse.xx, inverse.xy, inverse.x0), (inverse.yx, inverse.yy, inverse.y0), (0, 0, 1)))
-        var transform = pixman_transform()
-        guard pixman_transform_from_pixman_f_transform(&transform, &floating) != 0 else { return false }
+        guard let placement = Self.pixmanTransform(matrix) else { return false }
+        var transform = placement.transform
+        let anchor = placement.anchor
 
         let source = raster.surface
         cairo_surface_flush(source)
@@ -80,14 +97,15 @@ extension FrameRenderer {
         pixman_image_set_transform(picture, &transform)
         pixman_image_set_filter(picture, PIXMAN_FILTER_BILINEAR, nil, 0)
         guard region else {
-            // A clip with soft edges (a clip shape, a letterbox between pixels): the picture is resampled into a
-            // scratch surface over the clip's extents, the same pixels as below, then copied through the clip by
-            // cairo pixel for pixel, which makes a clip's coverage from its outline alone.
+            // A clip with soft edges (a clip shape): the picture is resampled into a scratch surface, the same
+            // pixels as below, then copied through the clip by cairo pixel for pixel, which makes the clip's
+            // coverage from its outline alone. The scratch spans the clip's whole extents, not just the ink: cairo
+            // cuts a clip outline against a smaller source's box, and that box would differ with the clip.
             let x1 = max(extents.x1.rounded(.down), -offsetX), y1 = max(extents.y1.rounded(.down), -offsetY)
             let x2 = min(extents.x2.rounded(.up), -offsetX + Double(width)), y2 = min(extents.y2.rounded(.up), -offsetY + Double(height))
             guard x1 < x2, y1 < y2 else { return true }
             let area = PixelRect(x: Int(x1), y: Int(y1), width: Int(x2 - x1), height: Int(y2 - y1))
-            let scratch = resampleScratch(width: area.width, height: area.height)
+            guard let scratch = resampleScratch(width: area.width, height: area.height) else { return false }
             defer { cairo_surface_destroy(scratch) }
             guard let scratchData = cairo_image_surface_get_data(scratch) else { return false }
             let scratchStride = Int(cairo_image_surface_get_stride(scratch))
@@ -95,7 +113,7 @@ extension FrameRenderer {
                                                         UnsafeMutableRawPointer(scratchData).assumingMemoryBound(to: UInt32.self),
                                                         Int32(scratchStride)) else { return false }
             defer { pixman_image_unref(output) }
-            composite(picture, cells: raster.cells, matrix: matrix, mask: nil, onto: output,
+            composite(picture, cells: raster.cells, matrix: matrix, anchor: anchor, mask: nil, onto: output,
                       width: area.width, height: area.height, offset: (-area.x, -area.y),
                       rectangles: [PixelRect(x: 0, y: 0, width: area.width, height: area.height)])
             cairo_surface_mark_dirty(scratch)
@@ -120,7 +138,7 @@ extension FrameRenderer {
         }
         defer { if let mask { pixman_image_unref(mask) } }
         cairo_surface_flush(target)
-        composite(picture, cells: raster.cells, matrix: matrix, mask: mask, onto: output, width: width, height: height,
+        composite(picture, cells: raster.cells, matrix: matrix, anchor: anchor, mask: mask, onto: output, width: width, height: height,
                   offset: offset, rectangles: rectangles.map {
                       PixelRect(x: Int($0.x) + offset.x, y: Int($0.y) + offset.y, width: Int($0.width), height: Int($0.height))
                   })
@@ -170,11 +188,9 @@ extension FrameRenderer {
         guard x1 < x2, y1 < y2 else { return true }
         let area = PixelRect(x: Int(x1), y: Int(y1), width: Int(x2 - x1), height: Int(y2 - y1))
 
-        var inverse = matrix
-        guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS else { return false }
-        var floating = pixman_f_transform(m: ((inverse.xx, inverse.xy, inverse.x0), (inverse.yx, inverse.yy, inverse.y0), (0, 0, 1)))
-        var transform = pixman_transform()
-        guard pixman_transform_from_pixman_f_transform(&transform, &floating) != 0 else { return false }
+        guard let placement = Self.pixmanTransform(matrix) else { return false }
+        var transform = placement.transform
+        let anchor = placement.anchor
         let sheetStride = Int(cairo_image_surface_get_stride(sheet))
         guard let picture = pixman_image_create_bits(sheetFormat == CAIRO_FORMAT_RGB24 ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8,
                                                      Int32(cell.width), Int32(cell.height),
@@ -186,20 +202,20 @@ extension FrameRenderer {
         pixman_image_set_filter(picture, PIXMAN_FILTER_BILINEAR, nil, 0)
         pixman_image_set_repeat(picture, PIXMAN_REPEAT_PAD)
 
-        let scratch = resampleScratch(width: area.width, height: area.height, clearing: false)
+        guard let scratch = resampleScratch(width: area.width, height: area.height, clearing: false) else { return false }
         defer { cairo_surface_destroy(scratch) }
         guard let scratchData = cairo_image_surface_get_data(scratch),
               let output = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(area.width), Int32(area.height),
                                                     UnsafeMutableRawPointer(scratchData).assumingMemoryBound(to: UInt32.self),
                                                     cairo_image_surface_get_stride(scratch)) else { return false }
         defer { pixman_image_unref(output) }
-        // Source coordinates are device pixels: the transform maps them to the cell.
-        pixman_image_composite32(PIXMAN_OP_SRC, picture, nil, output, Int32(area.x), Int32(area.y), 0, 0, 0, 0,
+        // Source coordinates are device pixels from the anchor: the transform maps them to the cell.
+        pixman_image_composite32(PIXMAN_OP_SRC, picture, nil, output, Int32(area.x - anchor.x), Int32(area.y - anchor.y), 0, 0, 0, 0,
                                  Int32(area.width), Int32(area.height))
         // Cut by the picture's rectangle: its coverage filled on a surface of its own (no clip there, so it depends
         // on the geometry alone), multiplied in. A clip path would meet the target's clip, and cairo cuts the two
         // together differently under different clips.
-        let coverage = resampleScratch(width: area.width, height: area.height, format: CAIRO_FORMAT_A8)
+        guard let coverage = resampleScratch(width: area.width, height: area.height, format: CAIRO_FORMAT_A8) else { return false }
         defer { cairo_surface_destroy(coverage) }
         let pen = cairo_create(coverage)!
         cairo_translate(pen, -x1, -y1)
@@ -226,7 +242,7 @@ extension FrameRenderer {
 
     /// Composites `picture` (its transform from device pixels set) over `output` (`width` × `height` pixels, its
     /// pixel = device + `offset`) within `rectangles` (output pixels), visiting only cells an inked cell may reach.
-    private func composite(_ picture: OpaquePointer, cells: InkCells, matrix: cairo_matrix_t, mask: OpaquePointer?,
+    private func composite(_ picture: OpaquePointer, cells: InkCells, matrix: cairo_matrix_t, anchor: (x: Int, y: Int), mask: OpaquePointer?,
                            onto output: OpaquePointer, width: Int, height: Int, offset: (x: Int, y: Int),
                            rectangles: [PixelRect]) {
         markResampleCells(cells, matrix: matrix, offset: offset, width: width, height: height)
@@ -244,9 +260,9 @@ extension FrameRenderer {
                     let start = column
                     while column <= lastColumn, resampleCells[row * columns + column] { column += 1 }
                     let left = max(x1, start * side), right = min(x2, column * side)
-                    // Source coordinates are device pixels: the transform maps them to the picture.
+                    // Source coordinates are device pixels from the anchor: the transform maps them to the picture.
                     pixman_image_composite32(PIXMAN_OP_OVER, picture, mask, output,
-                                             Int32(left - offset.x), Int32(top - offset.y), 0, 0,
+                                             Int32(left - offset.x - anchor.x), Int32(top - offset.y - anchor.y), 0, 0,
                                              Int32(left), Int32(top), Int32(right - left), Int32(bottom - top))
                 }
             }
@@ -255,7 +271,7 @@ extension FrameRenderer {
 
     /// A surface of `width` × `height` (ARGB32, or A8 for coverage; cleared when `clearing`) over pixels kept
     /// between frames, one of each format (destroy it after use).
-    func resampleScratch(width: Int, height: Int, clearing: Bool = true, format: cairo_format_t = CAIRO_FORMAT_ARGB32) -> OpaquePointer {
+    func resampleScratch(width: Int, height: Int, clearing: Bool = true, format: cairo_format_t = CAIRO_FORMAT_ARGB32) -> OpaquePointer? {
         let kept = format == CAIRO_FORMAT_A8 ? resampleCoverageSurface : resampleScratchSurface
         let scratch: ScratchSurface
         if let kept, kept.width >= width, kept.height >= height {
@@ -265,11 +281,12 @@ extension FrameRenderer {
             if format == CAIRO_FORMAT_A8 { resampleCoverageSurface = scratch } else { resampleScratchSurface = scratch }
         }
         cairo_surface_flush(scratch.surface)
-        let data = cairo_image_surface_get_data(scratch.surface)!
+        // Nil when the surface could not be made (out of memory): the caller draws nothing rather than crash.
+        guard let data = cairo_image_surface_get_data(scratch.surface) else { return nil }
         let stride = cairo_image_surface_get_stride(scratch.surface)
         let rowBytes = format == CAIRO_FORMAT_A8 ? width : width * 4
         if clearing { for row in 0..<height { memset(data + row * Int(stride), 0, rowBytes) } }
-        return cairo_image_surface_create_for_data(data, format, Int32(width), Int32(height), stride)!
+        return cairo_image_surface_create_for_data(data, format, Int32(width), Int32(height), stride)
     }
 
     /// Marks in `resampleCells` (columns × rows of the target, `resampleCellSide` pixels a side) every cell that a

@@ -148,7 +148,7 @@ struct PeerBench: ParsableCommand {
         line("rlottie", rlottie)
         print(String(format: "\(indent)  (ours: evaluate %.3f of it)", median(evaluate)))
         let bestWall = min(median(ours.wall), median(oursParallel.wall))
-        print(String(format: "\(indent)  ratio: rlottie / ours = %.2fx work (CPU of all threads, ours on 1 thread), %.2fx wall clock (each on every core)",
+        print(String(format: "\(indent)  ratio: rlottie / ours = %.2fx work (CPU of all threads, ours on 1 thread), %.2fx wall clock (ours at its faster thread count)",
                      median(rlottie.work) / median(ours.work), median(rlottie.wall) / bestWall))
     }
 
