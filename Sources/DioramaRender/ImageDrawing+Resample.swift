@@ -51,19 +51,11 @@ extension FrameRenderer {
         var matrix = cairo_matrix_t()
         cairo_get_matrix(cr, &matrix)
         cairo_matrix_translate(&matrix, x, y)
-        guard resamplesArt, Self.resamples(matrix), let target = cairo_get_group_target(cr),
-              cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE else { return false }
+        guard resamplesArt, Self.resamples(matrix), let (target, offset) = resampleTarget(cr) else { return false }
         let format = cairo_image_surface_get_format(target)
-        guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24,
-              let data = cairo_image_surface_get_data(target) else { return false }
-        var scaleX = 0.0, scaleY = 0.0, offsetX = 0.0, offsetY = 0.0
-        cairo_surface_get_device_scale(target, &scaleX, &scaleY)
-        cairo_surface_get_device_offset(target, &offsetX, &offsetY)
-        guard scaleX == 1, scaleY == 1, offsetX == offsetX.rounded(), offsetY == offsetY.rounded(),
-              abs(offsetX) < 1e6, abs(offsetY) < 1e6 else { return false }
+        guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24 else { return false }
         let width = Int(cairo_image_surface_get_width(target)), height = Int(cairo_image_surface_get_height(target))
-        let stride = Int(cairo_image_surface_get_stride(target))
-        let offset = (x: Int(offsetX), y: Int(offsetY))
+        let (offsetX, offsetY) = (Double(offset.x), Double(offset.y))
 
         // The clip in device space, intersected with the target so that "no clip" is a rectangle too.
         cairo_save(cr)
@@ -85,14 +77,8 @@ extension FrameRenderer {
         var transform = placement.transform
         let anchor = placement.anchor
 
-        let source = raster.surface
-        cairo_surface_flush(source)
-        let sourceFormat: pixman_format_code_t = cairo_image_surface_get_format(source) == CAIRO_FORMAT_RGB24 ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8
-        guard let sourceData = cairo_image_surface_get_data(source),
-              let picture = pixman_image_create_bits(sourceFormat, cairo_image_surface_get_width(source),
-                                                     cairo_image_surface_get_height(source),
-                                                     UnsafeMutableRawPointer(sourceData).assumingMemoryBound(to: UInt32.self),
-                                                     cairo_image_surface_get_stride(source)) else { return false }
+        cairo_surface_flush(raster.surface)
+        guard let picture = Self.pixmanImage(over: raster.surface) else { return false }
         defer { pixman_image_unref(picture) }
         pixman_image_set_transform(picture, &transform)
         pixman_image_set_filter(picture, PIXMAN_FILTER_BILINEAR, nil, 0)
@@ -107,29 +93,16 @@ extension FrameRenderer {
             let area = PixelRect(x: Int(x1), y: Int(y1), width: Int(x2 - x1), height: Int(y2 - y1))
             guard let scratch = resampleScratch(width: area.width, height: area.height) else { return false }
             defer { cairo_surface_destroy(scratch) }
-            guard let scratchData = cairo_image_surface_get_data(scratch) else { return false }
-            let scratchStride = Int(cairo_image_surface_get_stride(scratch))
-            guard let output = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(area.width), Int32(area.height),
-                                                        UnsafeMutableRawPointer(scratchData).assumingMemoryBound(to: UInt32.self),
-                                                        Int32(scratchStride)) else { return false }
+            guard let output = Self.pixmanImage(over: scratch) else { return false }
             defer { pixman_image_unref(output) }
             composite(picture, cells: raster.cells, matrix: matrix, anchor: anchor, mask: nil, onto: output,
                       width: area.width, height: area.height, offset: (-area.x, -area.y),
                       rectangles: [PixelRect(x: 0, y: 0, width: area.width, height: area.height)])
-            cairo_surface_mark_dirty(scratch)
-            cairo_save(cr)
-            cairo_identity_matrix(cr)
-            cairo_set_source_surface(cr, scratch, x1, y1)
-            if alpha < 1 { cairo_paint_with_alpha(cr, alpha) } else { cairo_paint(cr) }
-            cairo_restore(cr)
-            resampledPaints += 1
+            paint(scratch, atX: x1, y: y1, alpha: alpha, in: cr)
             resampledThroughSoftClips += 1
             return true
         }
-        guard let output = pixman_image_create_bits(format == CAIRO_FORMAT_RGB24 ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8,
-                                                    Int32(width), Int32(height),
-                                                    UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self),
-                                                    Int32(stride)) else { return false }
+        guard let output = Self.pixmanImage(over: target) else { return false }
         defer { pixman_image_unref(output) }
         var mask: OpaquePointer?
         if alpha < 1 {
@@ -155,48 +128,23 @@ extension FrameRenderer {
     func paintResampled(sheet: OpaquePointer, cell: PixelRect, alpha: Double, in cr: OpaquePointer) -> Bool {
         var matrix = cairo_matrix_t()
         cairo_get_matrix(cr, &matrix)
-        guard resamplesArt, Self.resamples(matrix), cell.width > 0, cell.height > 0,
-              let target = cairo_get_group_target(cr), cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE else { return false }
-        var scaleX = 0.0, scaleY = 0.0, offsetX = 0.0, offsetY = 0.0
-        cairo_surface_get_device_scale(target, &scaleX, &scaleY)
-        cairo_surface_get_device_offset(target, &offsetX, &offsetY)
         let sheetFormat = cairo_image_surface_get_format(sheet)
-        guard scaleX == 1, scaleY == 1, offsetX == offsetX.rounded(), offsetY == offsetY.rounded(),
-              abs(offsetX) < 1e6, abs(offsetY) < 1e6, sheetFormat == CAIRO_FORMAT_ARGB32 || sheetFormat == CAIRO_FORMAT_RGB24
-        else { return false }
+        guard resamplesArt, Self.resamples(matrix), cell.width > 0, cell.height > 0, let (target, offset) = resampleTarget(cr),
+              sheetFormat == CAIRO_FORMAT_ARGB32 || sheetFormat == CAIRO_FORMAT_RGB24 else { return false }
         cairo_surface_flush(sheet)
-        guard let sheetData = cairo_image_surface_get_data(sheet) else { return false }
-        let width = Double(cairo_image_surface_get_width(target)), height = Double(cairo_image_surface_get_height(target))
+        guard cairo_image_surface_get_data(sheet) != nil else { return false }
 
         // The rectangle's device box, within the clip's extents and the target.
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        func corner(_ x: Double, _ y: Double) {
-            var (dx, dy) = (x, y)
-            cairo_matrix_transform_point(&matrix, &dx, &dy)
-            minX = min(minX, dx); maxX = max(maxX, dx); minY = min(minY, dy); maxY = max(maxY, dy)
-        }
-        corner(0, 0); corner(Double(cell.width), 0); corner(0, Double(cell.height)); corner(Double(cell.width), Double(cell.height))
-        var clip = (x1: 0.0, y1: 0.0, x2: 0.0, y2: 0.0)
-        cairo_save(cr)
-        cairo_identity_matrix(cr)
-        cairo_clip_extents(cr, &clip.x1, &clip.y1, &clip.x2, &clip.y2)
-        cairo_restore(cr)
-        let x1 = max(minX.rounded(.down), clip.x1.rounded(.down), -offsetX)
-        let y1 = max(minY.rounded(.down), clip.y1.rounded(.down), -offsetY)
-        let x2 = min(maxX.rounded(.up), clip.x2.rounded(.up), -offsetX + width)
-        let y2 = min(maxY.rounded(.up), clip.y2.rounded(.up), -offsetY + height)
-        guard x1 < x2, y1 < y2 else { return true }
-        let area = PixelRect(x: Int(x1), y: Int(y1), width: Int(x2 - x1), height: Int(y2 - y1))
+        let box = matrix.boundingBox(of: BoundingBox(minX: 0, minY: 0, maxX: Double(cell.width), maxY: Double(cell.height))).roundedOut
+        let surface = PixelRect(x: -offset.x, y: -offset.y, width: Int(cairo_image_surface_get_width(target)),
+                                height: Int(cairo_image_surface_get_height(target)))
+        guard let clip = deviceClip(cr), let area = box.intersection(clip)?.intersection(surface) else { return true }
+        let (x1, y1) = (Double(area.x), Double(area.y))
 
         guard let placement = Self.pixmanTransform(matrix) else { return false }
         var transform = placement.transform
         let anchor = placement.anchor
-        let sheetStride = Int(cairo_image_surface_get_stride(sheet))
-        guard let picture = pixman_image_create_bits(sheetFormat == CAIRO_FORMAT_RGB24 ? PIXMAN_x8r8g8b8 : PIXMAN_a8r8g8b8,
-                                                     Int32(cell.width), Int32(cell.height),
-                                                     UnsafeMutableRawPointer(sheetData + cell.y * sheetStride + cell.x * 4)
-                                                         .assumingMemoryBound(to: UInt32.self),
-                                                     Int32(sheetStride)) else { return false }
+        guard let picture = Self.pixmanImage(over: sheet, cell: cell) else { return false }
         defer { pixman_image_unref(picture) }
         pixman_image_set_transform(picture, &transform)
         pixman_image_set_filter(picture, PIXMAN_FILTER_BILINEAR, nil, 0)
@@ -204,10 +152,7 @@ extension FrameRenderer {
 
         guard let scratch = resampleScratch(width: area.width, height: area.height, clearing: false) else { return false }
         defer { cairo_surface_destroy(scratch) }
-        guard let scratchData = cairo_image_surface_get_data(scratch),
-              let output = pixman_image_create_bits(PIXMAN_a8r8g8b8, Int32(area.width), Int32(area.height),
-                                                    UnsafeMutableRawPointer(scratchData).assumingMemoryBound(to: UInt32.self),
-                                                    cairo_image_surface_get_stride(scratch)) else { return false }
+        guard let output = Self.pixmanImage(over: scratch) else { return false }
         defer { pixman_image_unref(output) }
         // Source coordinates are device pixels from the anchor: the transform maps them to the cell.
         pixman_image_composite32(PIXMAN_OP_SRC, picture, nil, output, Int32(area.x - anchor.x), Int32(area.y - anchor.y), 0, 0, 0, 0,
@@ -224,20 +169,56 @@ extension FrameRenderer {
         cairo_fill(pen)
         cairo_destroy(pen)
         cairo_surface_flush(coverage)
-        guard let coverageData = cairo_image_surface_get_data(coverage),
-              let cut = pixman_image_create_bits(PIXMAN_a8, Int32(area.width), Int32(area.height),
-                                                 UnsafeMutableRawPointer(coverageData).assumingMemoryBound(to: UInt32.self),
-                                                 cairo_image_surface_get_stride(coverage)) else { return false }
+        guard let cut = Self.pixmanImage(over: coverage) else { return false }
         pixman_image_composite32(PIXMAN_OP_IN_REVERSE, cut, nil, output, 0, 0, 0, 0, 0, 0, Int32(area.width), Int32(area.height))
         pixman_image_unref(cut)
+        paint(scratch, atX: x1, y: y1, alpha: alpha, in: cr)
+        return true
+    }
+
+    /// The context's target when resampled pixels can be written into it: an image in memory, one device unit a
+    /// pixel, placed at whole pixels (its pixel = device + `offset`).
+    private func resampleTarget(_ cr: OpaquePointer) -> (surface: OpaquePointer, offset: (x: Int, y: Int))? {
+        guard let target = cairo_get_group_target(cr), cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
+              cairo_image_surface_get_data(target) != nil else { return nil }
+        var scaleX = 0.0, scaleY = 0.0, offsetX = 0.0, offsetY = 0.0
+        cairo_surface_get_device_scale(target, &scaleX, &scaleY)
+        cairo_surface_get_device_offset(target, &offsetX, &offsetY)
+        guard scaleX == 1, scaleY == 1, offsetX == offsetX.rounded(), offsetY == offsetY.rounded(),
+              abs(offsetX) < 1e6, abs(offsetY) < 1e6 else { return nil }
+        return (target, (Int(offsetX), Int(offsetY)))
+    }
+
+    /// A pixman image over the pixels of a cairo image surface (ARGB32, RGB24 or A8), or over `cell` of them; the
+    /// caller unrefs it.
+    private static func pixmanImage(over surface: OpaquePointer, cell: PixelRect? = nil) -> OpaquePointer? {
+        guard let data = cairo_image_surface_get_data(surface) else { return nil }
+        let format: pixman_format_code_t
+        switch cairo_image_surface_get_format(surface) {
+        case CAIRO_FORMAT_ARGB32: format = PIXMAN_a8r8g8b8
+        case CAIRO_FORMAT_RGB24: format = PIXMAN_x8r8g8b8
+        case CAIRO_FORMAT_A8: format = PIXMAN_a8
+        default: return nil
+        }
+        let stride = Int(cairo_image_surface_get_stride(surface))
+        let bytesPerPixel = format == PIXMAN_a8 ? 1 : 4
+        let area = cell ?? PixelRect(x: 0, y: 0, width: Int(cairo_image_surface_get_width(surface)),
+                                     height: Int(cairo_image_surface_get_height(surface)))
+        return pixman_image_create_bits(format, Int32(area.width), Int32(area.height),
+                                        UnsafeMutableRawPointer(data + area.y * stride + area.x * bytesPerPixel)
+                                            .assumingMemoryBound(to: UInt32.self),
+                                        Int32(stride))
+    }
+
+    /// Paints resampled pixels (`scratch`, whose pixel (0, 0) is device pixel (`x`, `y`)) through the context's clip.
+    private func paint(_ scratch: OpaquePointer, atX x: Double, y: Double, alpha: Double, in cr: OpaquePointer) {
         cairo_surface_mark_dirty(scratch)
         cairo_save(cr)
         cairo_identity_matrix(cr)
-        cairo_set_source_surface(cr, scratch, x1, y1)
+        cairo_set_source_surface(cr, scratch, x, y)
         if alpha < 1 { cairo_paint_with_alpha(cr, alpha) } else { cairo_paint(cr) }
         cairo_restore(cr)
         resampledPaints += 1
-        return true
     }
 
     /// Composites `picture` (its transform from device pixels set) over `output` (`width` × `height` pixels, its
@@ -303,12 +284,8 @@ extension FrameRenderer {
             for column in 0..<cells.columns where cells[column, row] {
                 let x1 = Double(column) * pictureSide - 1.5, x2 = Double(column + 1) * pictureSide + 1.5
                 let y1 = Double(row) * pictureSide - 1.5, y2 = Double(row + 1) * pictureSide + 1.5
-                var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-                func corner(_ px: Double, _ py: Double) {
-                    let dx = matrix.xx * px + matrix.xy * py + matrix.x0, dy = matrix.yx * px + matrix.yy * py + matrix.y0
-                    minX = min(minX, dx); maxX = max(maxX, dx); minY = min(minY, dy); maxY = max(maxY, dy)
-                }
-                corner(x1, y1); corner(x2, y1); corner(x1, y2); corner(x2, y2)
+                let reach = matrix.boundingBox(of: BoundingBox(minX: x1, minY: y1, maxX: x2, maxY: y2))
+                let (minX, minY, maxX, maxY) = (reach.minX, reach.minY, reach.maxX, reach.maxY)
                 // Target pixels, clamped before conversion (a node far off-screen stays a finite, small number).
                 func pixel(_ value: Double) -> Int { Int(max(-1e7, min(1e7, value))) }
                 let left = max(0, pixel((minX - 1).rounded(.down)) + offset.x), right = min(width - 1, pixel((maxX + 1).rounded(.up)) + offset.x)
