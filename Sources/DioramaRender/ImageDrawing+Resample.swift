@@ -33,9 +33,10 @@ extension FrameRenderer {
         var inverse = matrix
         inverse.x0 -= Double(anchor.x)
         inverse.y0 -= Double(anchor.y)
-        guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS,
-              [inverse.xx, inverse.xy, inverse.x0, inverse.yx, inverse.yy, inverse.y0].allSatisfy({ $0.isFinite && abs($0) < 32000 })
-        else { return nil }
+        // No array here: the clip-safety check asks this for every turned picture of every frame.
+        func fits(_ value: Double) -> Bool { value.isFinite && abs(value) < 32000 }
+        guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS, fits(inverse.xx), fits(inverse.xy), fits(inverse.x0),
+              fits(inverse.yx), fits(inverse.yy), fits(inverse.y0) else { return nil }
         var floating = pixman_f_transform(m: ((inverse.xx, inverse.xy, inverse.x0), (inverse.yx, inverse.yy, inverse.y0), (0, 0, 1)))
         var transform = pixman_transform()
         guard pixman_transform_from_pixman_f_transform(&transform, &floating) != 0 else { return nil }
