@@ -40,8 +40,15 @@ public final class FrameRenderer {
     let vectorRasters = VectorArtRasterCache()
     /// Cells of the target a resampled picture may reach (ImageDrawing+Resample.swift), kept to reuse its storage.
     var resampleCells: [Bool] = []
-    var resampleScratchSurface: ScratchSurface?
-    var resampleCoverageSurface: ScratchSurface?
+    /// Pixels and coverage kept between frames for resampled pictures and gradient fills (see `scratchSurface`).
+    var scratchPixels: ScratchSurface?
+    var scratchCoverage: ScratchSurface?
+    /// The colour ramp of the gradient being filled (GradientFill.swift), kept to reuse its storage.
+    var gradientRamp: [UInt32] = []
+    /// False fills gradients with cairo's own patterns (the reference for the gradient tests).
+    var evaluatesGradients = true
+    /// Gradient fills evaluated by `fillGradient`, for tests.
+    var evaluatedGradientFills = 0
     /// False paints cached art with cairo alone; true `resamplesEveryCell` visits every output cell (references
     /// for the resampling tests).
     var resamplesArt = true

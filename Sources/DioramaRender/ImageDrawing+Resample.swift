@@ -92,7 +92,7 @@ extension FrameRenderer {
             let x2 = min(extents.x2.rounded(.up), -offsetX + Double(width)), y2 = min(extents.y2.rounded(.up), -offsetY + Double(height))
             guard x1 < x2, y1 < y2 else { return true }
             let area = PixelRect(x: Int(x1), y: Int(y1), width: Int(x2 - x1), height: Int(y2 - y1))
-            guard let scratch = resampleScratch(width: area.width, height: area.height) else { return false }
+            guard let scratch = scratchSurface(width: area.width, height: area.height) else { return false }
             defer { cairo_surface_destroy(scratch) }
             guard let output = Self.pixmanImage(over: scratch) else { return false }
             defer { pixman_image_unref(output) }
@@ -151,7 +151,7 @@ extension FrameRenderer {
         pixman_image_set_filter(picture, PIXMAN_FILTER_BILINEAR, nil, 0)
         pixman_image_set_repeat(picture, PIXMAN_REPEAT_PAD)
 
-        guard let scratch = resampleScratch(width: area.width, height: area.height, clearing: false) else { return false }
+        guard let scratch = scratchSurface(width: area.width, height: area.height, clearing: false) else { return false }
         defer { cairo_surface_destroy(scratch) }
         guard let output = Self.pixmanImage(over: scratch) else { return false }
         defer { pixman_image_unref(output) }
@@ -161,7 +161,7 @@ extension FrameRenderer {
         // Cut by the picture's rectangle: its coverage filled on a surface of its own (no clip there, so it depends
         // on the geometry alone), multiplied in. A clip path would meet the target's clip, and cairo cuts the two
         // together differently under different clips.
-        guard let coverage = resampleScratch(width: area.width, height: area.height, format: CAIRO_FORMAT_A8) else { return false }
+        guard let coverage = scratchSurface(width: area.width, height: area.height, format: CAIRO_FORMAT_A8) else { return false }
         defer { cairo_surface_destroy(coverage) }
         let pen = cairo_create(coverage)!
         cairo_translate(pen, -x1, -y1)
@@ -253,14 +253,14 @@ extension FrameRenderer {
 
     /// A surface of `width` × `height` (ARGB32, or A8 for coverage; cleared when `clearing`) over pixels kept
     /// between frames, one of each format (destroy it after use).
-    func resampleScratch(width: Int, height: Int, clearing: Bool = true, format: cairo_format_t = CAIRO_FORMAT_ARGB32) -> OpaquePointer? {
-        let kept = format == CAIRO_FORMAT_A8 ? resampleCoverageSurface : resampleScratchSurface
+    func scratchSurface(width: Int, height: Int, clearing: Bool = true, format: cairo_format_t = CAIRO_FORMAT_ARGB32) -> OpaquePointer? {
+        let kept = format == CAIRO_FORMAT_A8 ? scratchCoverage : scratchPixels
         let scratch: ScratchSurface
         if let kept, kept.width >= width, kept.height >= height {
             scratch = kept
         } else {
             scratch = ScratchSurface(width: max(width, kept?.width ?? 0), height: max(height, kept?.height ?? 0), format: format)
-            if format == CAIRO_FORMAT_A8 { resampleCoverageSurface = scratch } else { resampleScratchSurface = scratch }
+            if format == CAIRO_FORMAT_A8 { scratchCoverage = scratch } else { scratchPixels = scratch }
         }
         cairo_surface_flush(scratch.surface)
         // Nil when the surface could not be made (out of memory): the caller draws nothing rather than crash.
@@ -300,7 +300,7 @@ extension FrameRenderer {
     }
 }
 
-/// A surface a renderer keeps for resampling (ARGB32 pixels, A8 coverage), grown as needed.
+/// A surface a renderer keeps for resampling and gradient fills (ARGB32 pixels, A8 coverage), grown as needed.
 final class ScratchSurface {
     let surface: OpaquePointer
     let width: Int
