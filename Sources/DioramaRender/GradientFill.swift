@@ -10,8 +10,8 @@ import Foundation
 
 extension FrameRenderer {
     /// Fills the current path (kept) with a linear or radial gradient evaluated by `GradientRamp`, when the target
-    /// is whole device pixels. False when cairo's own pattern must do it: an angular gradient, a degenerate one,
-    /// a reduced (blurred) layer, or a transform that cannot be inverted.
+    /// is whole device pixels. False when cairo's own pattern must do it: an angular gradient, a degenerate one, a
+    /// hard stop, a reduced (blurred) layer, or a transform that cannot be inverted.
     func fillGradient(_ paint: Paint, bounds: Rect, alpha: Double, in cr: OpaquePointer) -> Bool {
         guard evaluatesGradients, let target = cairo_get_group_target(cr), isPixelExact(target) else { return false }
         var offsetX = 0.0, offsetY = 0.0
@@ -33,12 +33,7 @@ extension FrameRenderer {
         guard let scratch = scratchSurface(width: area.width, height: area.height, clearing: false) else { return true }
         defer { cairo_surface_destroy(scratch) }
 
-        let stops: [GradientStop]
-        switch paint {
-        case .linear(let s, _, _), .radial(let s, _, _, _): stops = s
-        case .solid, .angular: return false
-        }
-        GradientRamp.fill(&gradientRamp, stops: stops, alpha: alpha, hue: paintHue, count: geometry.rampCount)
+        GradientRamp.fill(&gradientRamp, stops: geometry.stops, alpha: alpha, hue: paintHue, count: geometry.rampCount)
         cairo_surface_flush(scratch)
         guard let data = cairo_image_surface_get_data(scratch) else { return true }
         let rowPixels = Int(cairo_image_surface_get_stride(scratch)) / 4
@@ -71,23 +66,26 @@ struct GradientGeometry {
     }
 
     let form: Form
-    /// Entries in the colour table: about two per device pixel the gradient spans (so a neighbouring pixel never
-    /// shares an entry it should not), at least 64 and at most 1024.
+    let stops: [GradientStop]
+    /// Entries in the colour table (see `GradientRamp.count`).
     let rampCount: Int
 
-    /// Nil for an angular or solid paint and for a gradient of no length (cairo's pattern handles those).
+    /// Nil for an angular or solid paint, a gradient of no length and one with a hard stop (cairo's pattern
+    /// handles those).
     init?(_ paint: Paint, bounds: Rect, userToDevice ctm: cairo_matrix_t) {
         let pixelsPerPoint = ctm.uniformScale
         var span: Double
         switch paint {
-        case .linear(_, let start, let end):
+        case .linear(let s, let start, let end):
+            stops = s
             let p0 = bounds.point(at: start), p1 = bounds.point(at: end)
             let (dx, dy) = (p1.x - p0.x, p1.y - p0.y)
             let squared = dx * dx + dy * dy
             guard squared > 1e-12, squared.isFinite else { return nil }
             form = .linear(startX: p0.x, startY: p0.y, axisX: dx / squared, axisY: dy / squared)
             span = squared.squareRoot()
-        case .radial(_, let center, let startRadius, let endRadius):
+        case .radial(let s, let center, let startRadius, let endRadius):
+            stops = s
             let c = bounds.point(at: center)
             let r0 = max(0, startRadius), r1 = max(0, endRadius)
             guard abs(r1 - r0) > 1e-9, r0.isFinite, r1.isFinite else { return nil }
@@ -97,8 +95,8 @@ struct GradientGeometry {
             return nil
         }
         span *= pixelsPerPoint
-        guard span.isFinite, pixelsPerPoint > 0 else { return nil }
-        rampCount = Int(min(1024, max(64, (2 * span).rounded(.up) + 2)))
+        guard span.isFinite, pixelsPerPoint > 0, let count = GradientRamp.count(for: stops, devicePixels: span) else { return nil }
+        rampCount = count
     }
 
     /// Writes the gradient's premultiplied colour at the centre of every pixel of `area` (device pixels) into
@@ -139,6 +137,23 @@ struct GradientGeometry {
 /// components interpolated between the stops around each point, then premultiplied and rounded. Before the first
 /// stop and after the last, their colours hold (cairo's default extend for gradients, pad).
 enum GradientRamp {
+    /// Entries for a gradient spanning `span` device pixels: about two per pixel up to 1024 (a neighbouring pixel
+    /// never shares an entry it should not), at least 256, and at least 64 between any two stops of different
+    /// colours (a step between entries is then at most two levels of 255), at most 4096. Nil when stops of
+    /// different colours are closer than that allows, as at a hard stop: a table would move the edge by up to half
+    /// an entry.
+    static func count(for stops: [GradientStop], devicePixels span: Double) -> Int? {
+        var closest = 1.0
+        // All pairs rather than neighbours once sorted: no array to sort, and stops are few.
+        for (i, a) in stops.enumerated() {
+            for b in stops[(i + 1)...] where a.color != b.color {
+                closest = min(closest, abs(min(max(a.location, 0), 1) - min(max(b.location, 0), 1)))
+            }
+        }
+        let needed = max(min(2 * span + 2, 1024), 256, 64 / max(closest, 1e-9)).rounded(.up)
+        return needed <= 4096 ? Int(needed) : nil
+    }
+
     static func fill(_ ramp: inout [UInt32], stops: [GradientStop], alpha: Double, hue: Double, count: Int) {
         ramp.removeAll(keepingCapacity: true)
         guard !stops.isEmpty else { return ramp.append(contentsOf: repeatElement(0, count: count)) }

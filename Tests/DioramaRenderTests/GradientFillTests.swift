@@ -1,0 +1,142 @@
+@testable import DioramaRender
+import CCairo
+import DioramaDocument
+import DioramaTestSupport
+import DioramaTimeline
+import Testing
+
+/// Linear and radial gradient fills are evaluated per device pixel by our own code (GradientFill.swift): the
+/// gradient cairo paints, wherever the fill is drawn, and cairo's own pattern wherever ours cannot be exact.
+@Suite struct GradientFillTests {
+    static let teal = Color(red: 0.5, green: 0.89, blue: 0.83), deep = Color(red: 0.18, green: 0.65, blue: 0.63)
+    static let rose = Color(red: 1, green: 0.37, blue: 0.64, alpha: 0.8)
+
+    static func stops(_ colors: [Color], at locations: [Double]? = nil) -> [GradientStop] {
+        colors.enumerated().map { index, color in
+            GradientStop(location: locations?[index] ?? Double(index) / Double(max(colors.count - 1, 1)), color: color)
+        }
+    }
+
+    /// Gradients as the scenes write them, and steep ones: over a few pixels, a pixel sampled half a pixel off
+    /// (its corner, not its centre) or an entry of the colour table off by one is tens of levels off.
+    static let paints: [(name: String, paint: Paint)] = [
+        ("radial petal", .radial(stops: stops([teal, deep]), center: UnitPoint(x: 0.35, y: 0.35), startRadius: 0, endRadius: 140)),
+        ("radial ring", .radial(stops: stops([.white, rose, .black]), center: UnitPoint(x: 0.5, y: 0.5), startRadius: 30, endRadius: 36)),
+        ("radial inward", .radial(stops: stops([teal, rose]), center: UnitPoint(x: 0.6, y: 0.4), startRadius: 50, endRadius: 10)),
+        ("linear down", .linear(stops: stops([rose, deep]), start: UnitPoint(x: 0.5, y: 0), end: UnitPoint(x: 0.5, y: 1))),
+        ("linear steep", .linear(stops: stops([.black, .white]), start: UnitPoint(x: 0.45, y: 0.4), end: UnitPoint(x: 0.55, y: 0.5))),
+        ("stops inside, unsorted", .linear(stops: stops([teal, .white, .black, rose], at: [0.8, 0.25, 0.5, 0.6]),
+                                            start: UnitPoint(x: 0, y: 1), end: UnitPoint(x: 1, y: 0))),
+    ]
+
+    /// The fill as a circle, a turned and stretched rectangle, faded, hue-turned, inside a circle's clip, and in a
+    /// shadowed group (a layer whose pixels start off the frame's origin).
+    static let placements = ["circle", "turned", "faded and hue", "clipped", "shadowed layer"]
+
+    func snapshot(_ paint: Paint, placement: String) -> Snapshot {
+        let bounds = Rect(x: 60.3, y: 40.6, width: 180, height: 150)
+        let circle = NodeSnapshot(bounds: bounds, content: .shape(ShapeSnapshot(
+            geometry: .ellipse(center: Point(x: 150.3, y: 115.6), radiusX: 88, radiusY: 70), fill: paint, stroke: nil)))
+        let node: NodeSnapshot
+        switch placement {
+        case "turned":
+            node = RenderFixtures.rect(bounds, fill: paint, transform: RenderFixtures.rotation(degrees: 23, around: Point(x: 150, y: 115))
+                .concatenating(.scale(x: 1.3, y: 0.8)))
+        case "faded and hue":
+            node = NodeSnapshot(bounds: bounds, opacity: 0.55, hueRotation: 70, content: circle.content)
+        case "clipped":
+            node = NodeSnapshot(bounds: bounds, content: .group([circle]),
+                                clipShape: .ellipse(center: Point(x: 120, y: 100), radiusX: 61.7, radiusY: 61.7))
+        case "shadowed layer":
+            node = NodeSnapshot(bounds: bounds, shadow: Shadow(color: Color(red: 0, green: 0, blue: 0, alpha: 0.5), radius: 6, x: 3, y: 4),
+                                content: .group([circle]))
+        default:
+            node = circle
+        }
+        return RenderFixtures.snapshot(width: 300, height: 220, background: Color(red: 0.1, green: 0.15, blue: 0.2), [node])
+    }
+
+    @Test(arguments: paints.indices, placements)
+    func aGradientFillIsTheGradientCairoPaints(_ index: Int, placement: String) throws {
+        let (name, paint) = Self.paints[index]
+        let snapshot = snapshot(paint, placement: placement)
+        for (width, height) in [(300, 220), (601, 457)] {
+            let ours = FrameRenderer(), cairo = FrameRenderer()
+            cairo.evaluatesGradients = false
+            let actual = try ours.render(snapshot, width: width, height: height)
+            let expected = try cairo.render(snapshot, width: width, height: height)
+            let empty = try FrameRenderer().render(RenderFixtures.snapshot(width: 300, height: 220, background: Color(red: 0.1, green: 0.15, blue: 0.2), []),
+                                                   width: width, height: height)
+            var largest = 0, drawn = 0, far = 0
+            for pixel in stride(from: 0, to: actual.bytes.count, by: 4) {
+                var worst = 0
+                for channel in 0..<4 {
+                    worst = max(worst, abs(Int(actual.bytes[pixel + channel]) - Int(expected.bytes[pixel + channel])))
+                }
+                largest = max(largest, worst)
+                if worst > 2 { far += 1 }
+                if expected.bytes[pixel..<pixel + 4] != empty.bytes[pixel..<pixel + 4] { drawn += 1 }
+            }
+            // Both interpolate straight colours and premultiply; ours reads a table whose neighbouring entries
+            // differ by up to two levels, pixman interpolates exactly; then both round.
+            #expect(largest <= 3, "\(name), \(placement), \(width)x\(height): largest difference \(largest), \(far) of \(drawn) pixels off by more than 2")
+            // Not vacuous: the fill covers a good part of the frame, and our evaluation drew it.
+            #expect(drawn > actual.bytes.count / 4 / 20, "\(drawn) pixels drawn")
+            #expect(ours.evaluatedGradientFills == 1 && cairo.evaluatedGradientFills == 0)
+        }
+    }
+
+    /// Where a table cannot be exact or the pixels are not whole device pixels, cairo's pattern fills: exactly
+    /// cairo's pixels.
+    @Test func aHardStopAnAngularGradientAndABlurredLayerAreCairos() throws {
+        let hard = Paint.linear(stops: Self.stops([.white, .black, Self.rose, Self.teal], at: [0, 0.5, 0.5, 1]),
+                                start: UnitPoint(x: 0, y: 0), end: UnitPoint(x: 1, y: 1))
+        let angular = Paint.angular(stops: Self.stops([Self.teal, Self.rose]), center: UnitPoint(x: 0.5, y: 0.5), startAngle: 0, endAngle: 360)
+        let smooth = Self.paints[0].paint
+        var blurred = snapshot(smooth, placement: "circle")
+        blurred.nodes[0].blur = 12  // a sigma of 12: drawn at a quarter of the resolution
+        let zeroLength = Paint.radial(stops: Self.stops([Self.teal, Self.rose]), center: UnitPoint(x: 0.5, y: 0.5), startRadius: 20, endRadius: 20)
+        for frame in [snapshot(hard, placement: "circle"), snapshot(angular, placement: "turned"), blurred,
+                      snapshot(zeroLength, placement: "circle")] {
+            let ours = FrameRenderer(), cairo = FrameRenderer()
+            cairo.evaluatesGradients = false
+            let same = try ours.render(frame, width: 300, height: 220).bytes == cairo.render(frame, width: 300, height: 220).bytes
+            #expect(same)
+            #expect(ours.evaluatedGradientFills == 0)
+        }
+    }
+
+    @Test func theColourTableIsTheStopsInterpolatedStraightThenPremultiplied() {
+        var ramp: [UInt32] = []
+        let half = Color(red: 1, green: 0, blue: 0, alpha: 0.5)
+        // Stops at 0.25 and 0.75: padded before and after, half way between them at the middle entry.
+        GradientRamp.fill(&ramp, stops: Self.stops([half, .white], at: [0.25, 0.75]), alpha: 1, hue: 0, count: 257)
+        #expect(ramp.count == 257)
+        #expect(ramp[0] == 0x8080_0000 && ramp[64] == 0x8080_0000)
+        #expect(ramp[256] == 0xFFFF_FFFF && ramp[192] == 0xFFFF_FFFF)
+        // Straight (1, 0.5, 0.5) at alpha 0.75: premultiplied 191, 191, 96, 96.
+        #expect(ramp[128] == 0xBFBF_6060, "\(String(ramp[128], radix: 16))")
+        // The node's opacity multiplies alpha; hue turns colours, not alpha.
+        GradientRamp.fill(&ramp, stops: Self.stops([.white, .white]), alpha: 0.5, hue: 0, count: 256)
+        #expect(ramp.allSatisfy { $0 == 0x8080_8080 })
+        GradientRamp.fill(&ramp, stops: Self.stops([half, half]), alpha: 1, hue: 180, count: 256)
+        #expect(ramp[0] >> 24 == 0x80 && ramp[0] & 0xFF > 0)
+        // Unsorted stops read as sorted.
+        var sorted: [UInt32] = []
+        GradientRamp.fill(&ramp, stops: Self.stops([.white, .black], at: [1, 0]), alpha: 1, hue: 0, count: 256)
+        GradientRamp.fill(&sorted, stops: Self.stops([.black, .white], at: [0, 1]), alpha: 1, hue: 0, count: 256)
+        #expect(ramp == sorted && sorted[0] == 0xFF00_0000)
+    }
+
+    @Test func theTableHasEntriesEnoughForItsSpanAndItsClosestStops() {
+        let two = Self.stops([.black, .white])
+        #expect(GradientRamp.count(for: two, devicePixels: 10) == 256)
+        #expect(GradientRamp.count(for: two, devicePixels: 300) == 602)
+        #expect(GradientRamp.count(for: two, devicePixels: 3000) == 1024)
+        // Stops 0.01 apart need 6400 entries: more than a table holds.
+        #expect(GradientRamp.count(for: Self.stops([.black, .white], at: [0.5, 0.51]), devicePixels: 10) == nil)
+        #expect(GradientRamp.count(for: Self.stops([.black, .white], at: [0.5, 0.52]), devicePixels: 10) == 3200)
+        // Close stops of one colour are a plateau, not an edge.
+        #expect(GradientRamp.count(for: Self.stops([.black, .black, .white], at: [0.5, 0.5, 1]), devicePixels: 10) == 256)
+    }
+}
