@@ -1,56 +1,102 @@
 import CCairo
+import CPixman
 import DioramaDocument
 import Foundation
 
-// Linear and radial gradient fills, evaluated per device pixel by our own code and composited by cairo through
-// the fill's coverage. pixman evaluates cairo's gradients in their general two-circle form, solving a quadratic
-// and walking the stops for every pixel; a SwiftUI gradient has one centre (or one axis), so with a table of its
-// colours a pixel costs a square root (or an addition) and a look-up. At 3840x2160 the six full-size petals of the
-// breathing scene took 14 of a frame's 23 ms that way.
+// Linear and radial gradient fills, evaluated per device pixel by our own code. pixman evaluates cairo's gradients
+// in their general two-circle form, solving a quadratic and walking the stops for every pixel; a SwiftUI gradient
+// has one centre (or one axis), so with a table of its colours a pixel costs a square root (or an addition) and a
+// look-up. At 3840x2160 the six full-size petals of the breathing scene took 14 of a frame's 23 ms that way.
+//
+// Within a clip of whole-pixel rectangles (bands, damage areas, the letterbox) the gradient goes onto the target
+// through a coverage of the fill's own, made over the fill's whole box whatever the clip, with pixman: a pixel then
+// depends on its position alone, and a gradient fill is cut across threads and damage areas like a solid one.
+// (cairo filling with the gradient's pixels as an image source does not give that: it cuts the outline against
+// the clip and the source's box, and pixels at a band's edge came out a few levels apart.)
 
 extension FrameRenderer {
-    /// Fills the current path (kept) with a linear or radial gradient evaluated by `GradientRamp`, when the target
-    /// is whole device pixels. False when cairo's own pattern must do it: an angular gradient, a degenerate one, a
-    /// hard stop, a reduced (blurred) layer, or a transform that cannot be inverted.
-    func fillGradient(_ paint: Paint, bounds: Rect, alpha: Double, in cr: OpaquePointer) -> Bool {
-        guard evaluatesGradients, let target = cairo_get_group_target(cr), isPixelExact(target) else { return false }
-        var offsetX = 0.0, offsetY = 0.0
-        cairo_surface_get_device_offset(target, &offsetX, &offsetY)
-        guard offsetX == offsetX.rounded(), offsetY == offsetY.rounded() else { return false }
+    /// Fills the path `path` adds (in the context's user space) with a linear or radial gradient evaluated by
+    /// `GradientRamp`, when the target is whole device pixels. False, with nothing drawn, when cairo's own pattern
+    /// must do it: an angular gradient, a degenerate one, a hard stop, a reduced (blurred) layer, or a transform
+    /// that cannot be inverted. `isClipSafe` (FrameDamage.swift) asks `evaluatesFill` the same question.
+    func fillGradient(_ paint: Paint, bounds: Rect, alpha: Double, in cr: OpaquePointer,
+                      path: (OpaquePointer) -> Void) -> Bool {
+        guard evaluatesGradients, let (target, offset) = pixelTarget(cr), isPixelExact(target) else { return false }
         var ctm = cairo_matrix_t()
         cairo_get_matrix(cr, &ctm)
         var inverse = ctm
-        guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS else { return false }
-        guard let geometry = GradientGeometry(paint, bounds: bounds, userToDevice: ctm) else { return false }
+        guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS,
+              let geometry = GradientGeometry(paint, bounds: bounds, userToDevice: ctm) else { return false }
 
-        // The pixels the fill can touch: its path's box in device space, within the clip.
+        // The fill's box in device space (the path is the caller's, already on the context), within the target.
         cairo_identity_matrix(cr)
         var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
         cairo_path_extents(cr, &x1, &y1, &x2, &y2)
+        let surface = PixelRect(x: -offset.x, y: -offset.y, width: Int(cairo_image_surface_get_width(target)),
+                                height: Int(cairo_image_surface_get_height(target)))
+        // The clip as device rectangles (every context the renderer draws on has a clip: none is not a list).
+        let rectangles = cairo_copy_clip_rectangle_list(cr)
         cairo_set_matrix(cr, &ctm)
-        guard let clip = deviceClip(cr),
-              let area = BoundingBox(minX: x1, minY: y1, maxX: x2, maxY: y2).roundedOut.intersection(clip) else { return true }
-        guard let scratch = scratchSurface(width: area.width, height: area.height, clearing: false) else { return true }
-        defer { cairo_surface_destroy(scratch) }
+        defer { if let rectangles { cairo_rectangle_list_destroy(rectangles) } }
+        guard let box = BoundingBox(minX: x1, minY: y1, maxX: x2, maxY: y2).roundedOut.intersection(surface),
+              let clip = deviceClip(cr), let area = box.intersection(clip) else { return true }
 
+        // The gradient over the clipped part of the box.
+        guard let colors = scratchSurface(width: area.width, height: area.height, clearing: false) else { return true }
+        defer { cairo_surface_destroy(colors) }
         GradientRamp.fill(&gradientRamp, stops: geometry.stops, alpha: alpha, hue: paintHue, count: geometry.rampCount)
-        cairo_surface_flush(scratch)
-        guard let data = cairo_image_surface_get_data(scratch) else { return true }
-        let rowPixels = Int(cairo_image_surface_get_stride(scratch)) / 4
+        cairo_surface_flush(colors)
+        guard let data = cairo_image_surface_get_data(colors) else { return true }
         gradientRamp.withUnsafeBufferPointer { ramp in
-            geometry.evaluate(into: UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self), rowPixels: rowPixels,
-                              area: area, deviceToUser: inverse, ramp: ramp)
+            geometry.evaluate(into: UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self),
+                              rowPixels: Int(cairo_image_surface_get_stride(colors)) / 4, area: area, deviceToUser: inverse, ramp: ramp)
         }
-        cairo_surface_mark_dirty(scratch)
-
-        // The scratch sits on whole device pixels: cairo copies its pixels through the coverage, untransformed.
-        cairo_identity_matrix(cr)
-        cairo_set_source_surface(cr, scratch, Double(area.x), Double(area.y))
-        cairo_set_matrix(cr, &ctm)
-        cairo_fill_preserve(cr)
-        // The scratch's pixels are reused: nothing may paint from them after this fill.
-        cairo_set_source_rgba(cr, 0, 0, 0, 0)
+        cairo_surface_mark_dirty(colors)
         evaluatedGradientFills += 1
+
+        func whole(_ value: Double) -> Bool { value == value.rounded() && abs(value) < 1e6 }
+        let list = rectangles.map { UnsafeBufferPointer(start: $0.pointee.rectangles, count: Int($0.pointee.num_rectangles)) }
+        guard let rectangles, rectangles.pointee.status == CAIRO_STATUS_SUCCESS, let list,
+              list.allSatisfy({ whole($0.x) && whole($0.y) && whole($0.width) && whole($0.height) }) else {
+            // Inside a clip shape: cairo fills with the pixels, through the clip (such a fill is drawn whole).
+            cairo_identity_matrix(cr)
+            cairo_set_source_surface(cr, colors, Double(area.x), Double(area.y))
+            cairo_set_matrix(cr, &ctm)
+            cairo_fill_preserve(cr)
+            // The scratch's pixels are reused: nothing may paint from them after this fill.
+            cairo_set_source_rgba(cr, 0, 0, 0, 0)
+            return true
+        }
+
+        // The fill's coverage over its whole box, as a solid fill makes it: the same in whatever part is drawn.
+        guard let coverage = scratchSurface(width: box.width, height: box.height, format: CAIRO_FORMAT_A8) else { return true }
+        defer { cairo_surface_destroy(coverage) }
+        let pen = cairo_create(coverage)!
+        var placed = ctm
+        placed.x0 -= Double(box.x)
+        placed.y0 -= Double(box.y)
+        cairo_set_matrix(pen, &placed)
+        path(pen)
+        cairo_fill(pen)
+        cairo_destroy(pen)
+        cairo_surface_flush(coverage)
+
+        guard let source = Self.pixmanImage(over: colors), let mask = Self.pixmanImage(over: coverage),
+              let output = Self.pixmanImage(over: target) else { return true }
+        defer {
+            pixman_image_unref(source)
+            pixman_image_unref(mask)
+            pixman_image_unref(output)
+        }
+        cairo_surface_flush(target)
+        for rectangle in list {
+            let part = PixelRect(x: Int(rectangle.x), y: Int(rectangle.y), width: Int(rectangle.width), height: Int(rectangle.height))
+            guard let cut = part.intersection(area) else { continue }
+            pixman_image_composite32(PIXMAN_OP_OVER, source, mask, output, Int32(cut.x - area.x), Int32(cut.y - area.y),
+                                     Int32(cut.x - box.x), Int32(cut.y - box.y), Int32(cut.x + offset.x), Int32(cut.y + offset.y),
+                                     Int32(cut.width), Int32(cut.height))
+        }
+        cairo_surface_mark_dirty_rectangle(target, Int32(area.x + offset.x), Int32(area.y + offset.y), Int32(area.width), Int32(area.height))
         return true
     }
 }
@@ -107,24 +153,25 @@ struct GradientGeometry {
         let table = ramp.baseAddress!
         for row in 0..<area.height {
             let out = pixels + row * rowPixels
-            // The node-space point of the row's first pixel centre, and the step to the next pixel.
-            let dx = Double(area.x) + 0.5, dy = Double(area.y + row) + 0.5
-            var x = m.xx * dx + m.xy * dy + m.x0, y = m.yx * dx + m.yy * dy + m.y0
+            // Each term depends on the pixel's own row or column alone, never on where the area starts: a pixel
+            // gets the same bits in whatever part of the frame is drawn (an incremental sum would round differently).
+            let y = Double(area.y + row) + 0.5
+            let rowX = m.xy * y + m.x0, rowY = m.yy * y + m.y0
             switch form {
             case .linear(let startX, let startY, let axisX, let axisY):
-                // t is linear along the row: one multiply-add per pixel.
-                let t0 = ((x - startX) * axisX + (y - startY) * axisY) * last
-                let step = (m.xx * axisX + m.yx * axisY) * last
+                // t = (p − start) · axis, as a row term plus a column term.
+                let rowT = ((rowX - startX) * axisX + (rowY - startY) * axisY) * last + 0.5
+                let perColumn = (m.xx * axisX + m.yx * axisY) * last
                 for column in 0..<area.width {
-                    let index = t0 + Double(column) * step
-                    out[column] = table[Int(min(max(index + 0.5, 0), last))]
+                    let index = rowT + perColumn * (Double(area.x + column) + 0.5)
+                    out[column] = table[Int(min(max(index, 0), last))]
                 }
             case .radial(let centerX, let centerY, let startRadius, let perRadius):
-                x -= centerX
-                y -= centerY
+                let px0 = rowX - centerX, py0 = rowY - centerY
                 let scale = perRadius * last, offset = 0.5 - startRadius * perRadius * last
                 for column in 0..<area.width {
-                    let px = x + Double(column) * m.xx, py = y + Double(column) * m.yx
+                    let x = Double(area.x + column) + 0.5
+                    let px = px0 + m.xx * x, py = py0 + m.yx * x
                     let index = (px * px + py * py).squareRoot() * scale + offset
                     out[column] = table[Int(min(max(index, 0), last))]
                 }

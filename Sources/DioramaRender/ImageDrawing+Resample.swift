@@ -52,7 +52,7 @@ extension FrameRenderer {
         var matrix = cairo_matrix_t()
         cairo_get_matrix(cr, &matrix)
         cairo_matrix_translate(&matrix, x, y)
-        guard resamplesArt, Self.resamples(matrix), let (target, offset) = resampleTarget(cr) else { return false }
+        guard resamplesArt, Self.resamples(matrix), let (target, offset) = pixelTarget(cr) else { return false }
         let format = cairo_image_surface_get_format(target)
         guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24 else { return false }
         let width = Int(cairo_image_surface_get_width(target)), height = Int(cairo_image_surface_get_height(target))
@@ -130,7 +130,7 @@ extension FrameRenderer {
         var matrix = cairo_matrix_t()
         cairo_get_matrix(cr, &matrix)
         let sheetFormat = cairo_image_surface_get_format(sheet)
-        guard resamplesArt, Self.resamples(matrix), cell.width > 0, cell.height > 0, let (target, offset) = resampleTarget(cr),
+        guard resamplesArt, Self.resamples(matrix), cell.width > 0, cell.height > 0, let (target, offset) = pixelTarget(cr),
               sheetFormat == CAIRO_FORMAT_ARGB32 || sheetFormat == CAIRO_FORMAT_RGB24 else { return false }
         cairo_surface_flush(sheet)
         guard cairo_image_surface_get_data(sheet) != nil else { return false }
@@ -179,7 +179,7 @@ extension FrameRenderer {
 
     /// The context's target when resampled pixels can be written into it: an image in memory, one device unit a
     /// pixel, placed at whole pixels (its pixel = device + `offset`).
-    private func resampleTarget(_ cr: OpaquePointer) -> (surface: OpaquePointer, offset: (x: Int, y: Int))? {
+    func pixelTarget(_ cr: OpaquePointer) -> (surface: OpaquePointer, offset: (x: Int, y: Int))? {
         guard let target = cairo_get_group_target(cr), cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
               cairo_image_surface_get_data(target) != nil else { return nil }
         var scaleX = 0.0, scaleY = 0.0, offsetX = 0.0, offsetY = 0.0
@@ -192,7 +192,7 @@ extension FrameRenderer {
 
     /// A pixman image over the pixels of a cairo image surface (ARGB32, RGB24 or A8), or over `cell` of them; the
     /// caller unrefs it.
-    private static func pixmanImage(over surface: OpaquePointer, cell: PixelRect? = nil) -> OpaquePointer? {
+    static func pixmanImage(over surface: OpaquePointer, cell: PixelRect? = nil) -> OpaquePointer? {
         guard let data = cairo_image_surface_get_data(surface) else { return nil }
         let format: pixman_format_code_t
         switch cairo_image_surface_get_format(surface) {

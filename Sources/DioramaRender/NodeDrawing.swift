@@ -108,6 +108,11 @@ extension FrameRenderer {
         if factor > 1 { cairo_surface_set_device_scale(layer, scale, scale) }
         cairo_surface_set_device_offset(layer, Double(-work.x) * scale, Double(-work.y) * scale)
         let layerContext = cairo_create(layer)!
+        // A clip of the whole layer (in device units: a reduced layer's pixels are `factor` of them), so that its
+        // clip is a list of rectangles as every other context's is.
+        cairo_rectangle(layerContext, Double(work.x), Double(work.y), Double(Int(cairo_image_surface_get_width(layer)) * factor),
+                        Double(Int(cairo_image_surface_get_height(layer)) * factor))
+        cairo_clip(layerContext)
         cairo_set_matrix(layerContext, &ctm)
         // Without blur, mask or pixel hue, nothing changes the content before its shadow: the quick shadow
         // can go into the layer first (opacity then applies to both, as SwiftUI does).

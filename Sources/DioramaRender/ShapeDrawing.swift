@@ -11,7 +11,10 @@ extension FrameRenderer {
         cairo_new_path(cr)
         addPath(shape.geometry, to: cr)
         if from > 0 || to < 1 { trimPath(cr, from: from, to: to) }
-        if let fill = shape.fill, !fillGradient(fill, bounds: bounds, alpha: alpha, in: cr) {
+        if let fill = shape.fill, !fillGradient(fill, bounds: bounds, alpha: alpha, in: cr, path: { pen in
+            addPath(shape.geometry, to: pen)
+            if from > 0 || to < 1 { trimPath(pen, from: from, to: to) }
+        }) {
             let pattern = makePattern(fill, bounds: bounds, alpha: alpha, hue: paintHue)
             cairo_set_source(cr, pattern)
             cairo_fill_preserve(cr)

@@ -139,4 +139,45 @@ import Testing
         // Close stops of one colour are a plateau, not an edge.
         #expect(GradientRamp.count(for: Self.stops([.black, .black, .white], at: [0.5, 0.5, 1]), devicePixels: 10) == 256)
     }
+
+    /// Filled in horizontal bands and in vertical strips, each its own context clipped to its part, a gradient fill
+    /// gives the bytes of the fill drawn whole: a pixel depends on its position alone. (cairo filling with the same
+    /// pixels as an image source cuts the outline against the clip: a band's edge came out a few levels apart.)
+    @Test(arguments: paints.indices)
+    func aGradientFillHasTheSamePixelsInAnyPartOfTheTarget(_ index: Int) throws {
+        let shape = ShapeSnapshot(geometry: .ellipse(center: Point(x: 150.3, y: 115.6), radiusX: 88, radiusY: 70),
+                                  fill: Self.paints[index].paint, stroke: nil)
+        let bounds = Rect(x: 60.3, y: 40.6, width: 180, height: 150)
+        let turn = RenderFixtures.rotation(degrees: 23, around: Point(x: 150, y: 115)).concatenating(.scale(x: 1.3, y: 0.8))
+        let (width, height) = (330, 260)
+        func draw(parts: [PixelRect], reference: Bool = false) -> [UInt8] {
+            let renderer = FrameRenderer()
+            renderer.evaluatesGradients = !reference
+            let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+            defer { cairo_surface_destroy(surface) }
+            for part in parts {
+                let cr = cairo_create(surface)!
+                cairo_rectangle(cr, Double(part.x), Double(part.y), Double(part.width), Double(part.height))
+                cairo_clip(cr)
+                var matrix = turn.cairoMatrix
+                cairo_set_matrix(cr, &matrix)
+                renderer.drawShape(shape, bounds: bounds, alpha: 0.8, in: cr)
+                cairo_destroy(cr)
+            }
+            // Parts the fill misses draw nothing.
+            #expect(reference ? renderer.evaluatedGradientFills == 0 : renderer.evaluatedGradientFills >= min(parts.count, 4))
+            cairo_surface_flush(surface)
+            let data = cairo_image_surface_get_data(surface)!
+            return Array(UnsafeBufferPointer(start: data, count: Int(cairo_image_surface_get_stride(surface)) * height))
+        }
+        let whole = draw(parts: [PixelRect(x: 0, y: 0, width: width, height: height)])
+        let bands = draw(parts: stride(from: 0, to: height, by: 37).map { PixelRect(x: 0, y: $0, width: width, height: min(37, height - $0)) })
+        let strips = draw(parts: stride(from: 0, to: width, by: 53).map { PixelRect(x: $0, y: 0, width: min(53, width - $0), height: height) })
+        #expect(bands == whole, "\(Self.paints[index].name): bands")
+        #expect(strips == whole, "\(Self.paints[index].name): strips")
+        // Not vacuous: the fill is drawn, close to cairo's own gradient.
+        let cairo = draw(parts: [PixelRect(x: 0, y: 0, width: width, height: height)], reference: true)
+        #expect(stride(from: 3, to: whole.count, by: 4).filter { whole[$0] != 0 }.count > width * height / 5)
+        #expect(zip(whole, cairo).allSatisfy { abs(Int($0) - Int($1)) <= 3 })
+    }
 }
