@@ -180,4 +180,32 @@ import Testing
         #expect(stride(from: 3, to: whole.count, by: 4).filter { whole[$0] != 0 }.count > width * height / 5)
         #expect(zip(whole, cairo).allSatisfy { abs(Int($0) - Int($1)) <= 3 })
     }
+
+    /// A small square moving across the gradient each frame: its damage areas cut through the fill, which (clip-safe)
+    /// is drawn again clipped to them, over the last frame; and on 2 and 3 threads, cut into bands.
+    @Test(arguments: paints.indices, ["circle", "turned", "faded and hue"])
+    func aGradientFillCutByDamageAreasOrBandsIsTheWholeFrame(_ index: Int, placement: String) throws {
+        let still = snapshot(Self.paints[index].paint, placement: placement)
+        for (width, height) in [(300, 220), (601, 457)] {
+            let damaged = FrameRenderer(), whole = FrameRenderer()
+            whole.usesDamage = false
+            let threaded = [2, 3].map { FrameRenderer(threads: $0) }
+            var cut = 0
+            for step in 0..<6 {
+                let square = RenderFixtures.rect(Rect(x: 90 + Double(step) * 7.3, y: 60 + Double(step) * 11.1, width: 30, height: 30),
+                                                 fill: .solid(RenderFixtures.red))
+                let frame = Snapshot(canvas: still.canvas, background: still.background, nodes: [square] + still.nodes)
+                let expected = try whole.render(frame, width: width, height: height).bytes
+                let same = try damaged.render(frame, width: width, height: height).bytes == expected
+                #expect(same, "\(Self.paints[index].name), \(placement), \(width)x\(height), step \(step)")
+                for renderer in threaded {
+                    let same = try renderer.render(frame, width: width, height: height).bytes == expected
+                    #expect(same, "\(Self.paints[index].name), \(placement), \(width)x\(height), step \(step), \(renderer.threads) threads")
+                }
+                // An area cutting through the fill's rows (the fill spans about half the frame's height).
+                if let areas = damaged.lastDamage, !areas.isEmpty, areas.allSatisfy({ $0.height < height / 4 }) { cut += 1 }
+            }
+            #expect(cut >= 3, "\(cut) frames drawn in areas cutting through the fill")
+        }
+    }
 }
