@@ -18,7 +18,7 @@ extension FrameRenderer {
     /// Fills the path `path` adds (in the context's user space) with a linear or radial gradient evaluated by
     /// `GradientRamp`, when the target is whole device pixels. False, with nothing drawn, when cairo's own pattern
     /// must do it: an angular gradient, a degenerate one, a hard stop, a reduced (blurred) layer, or a transform
-    /// that cannot be inverted. `isClipSafe` (FrameDamage.swift) asks `evaluatesFill` the same question.
+    /// that cannot be inverted. `isClipSafe(fill:)` (FrameDamage.swift) asks the same question.
     func fillGradient(_ paint: Paint, bounds: Rect, alpha: Double, in cr: OpaquePointer,
                       path: (OpaquePointer) -> Void) -> Bool {
         guard evaluatesGradients, let (target, offset) = pixelTarget(cr), isPixelExact(target) else { return false }
@@ -41,24 +41,24 @@ extension FrameRenderer {
         guard let box = BoundingBox(minX: x1, minY: y1, maxX: x2, maxY: y2).roundedOut.intersection(surface),
               let clip = deviceClip(cr), let area = box.intersection(clip) else { return true }
 
-        // The gradient over the clipped part of the box.
-        guard let colors = scratchSurface(width: area.width, height: area.height, clearing: false) else { return true }
-        defer { cairo_surface_destroy(colors) }
         GradientRamp.fill(&gradientRamp, stops: geometry.stops, alpha: alpha, hue: paintHue, count: geometry.rampCount)
-        cairo_surface_flush(colors)
-        guard let data = cairo_image_surface_get_data(colors) else { return true }
-        gradientRamp.withUnsafeBufferPointer { ramp in
-            geometry.evaluate(into: UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self),
-                              rowPixels: Int(cairo_image_surface_get_stride(colors)) / 4, area: area, deviceToUser: inverse, ramp: ramp)
-        }
-        cairo_surface_mark_dirty(colors)
         evaluatedGradientFills += 1
 
         func whole(_ value: Double) -> Bool { value == value.rounded() && abs(value) < 1e6 }
         let list = rectangles.map { UnsafeBufferPointer(start: $0.pointee.rectangles, count: Int($0.pointee.num_rectangles)) }
         guard let rectangles, rectangles.pointee.status == CAIRO_STATUS_SUCCESS, let list,
               list.allSatisfy({ whole($0.x) && whole($0.y) && whole($0.width) && whole($0.height) }) else {
-            // Inside a clip shape: cairo fills with the pixels, through the clip (such a fill is drawn whole).
+            // Inside a clip shape: the gradient over the clipped part of the box, then cairo fills with its pixels
+            // through the clip (such a fill is drawn whole: see isClipSafe).
+            guard let colors = scratchSurface(width: area.width, height: area.height, clearing: false) else { return true }
+            defer { cairo_surface_destroy(colors) }
+            cairo_surface_flush(colors)
+            guard let data = cairo_image_surface_get_data(colors) else { return true }
+            gradientRamp.withUnsafeBufferPointer { ramp in
+                geometry.evaluate(into: UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self),
+                                  rowPixels: Int(cairo_image_surface_get_stride(colors)) / 4, area: area, deviceToUser: inverse, ramp: ramp)
+            }
+            cairo_surface_mark_dirty(colors)
             cairo_identity_matrix(cr)
             cairo_set_source_surface(cr, colors, Double(area.x), Double(area.y))
             cairo_set_matrix(cr, &ctm)
@@ -80,6 +80,29 @@ extension FrameRenderer {
         cairo_fill(pen)
         cairo_destroy(pen)
         cairo_surface_flush(coverage)
+        guard let coverageBytes = cairo_image_surface_get_data(coverage),
+              let colors = scratchSurface(width: area.width, height: area.height, clearing: false) else { return true }
+        defer { cairo_surface_destroy(colors) }
+        let coverageStride = Int(cairo_image_surface_get_stride(coverage))
+
+        // The colours, only where a row of the coverage has any (elsewhere the mask leaves the target as it is).
+        cairo_surface_flush(colors)
+        guard let colorBytes = cairo_image_surface_get_data(colors) else { return true }
+        let colorStride = Int(cairo_image_surface_get_stride(colors))
+        gradientRamp.withUnsafeBufferPointer { ramp in
+            for y in area.y..<(area.y + area.height) {
+                // Device x is coverage column x − box.x and colour column x − area.x on this row.
+                let covered = coverageBytes + (y - box.y) * coverageStride
+                var first = area.x, last = area.x + area.width - 1
+                while first <= last, covered[first - box.x] == 0 { first += 1 }
+                while last >= first, covered[last - box.x] == 0 { last -= 1 }
+                guard first <= last else { continue }
+                let row = UnsafeMutableRawPointer(colorBytes + (y - area.y) * colorStride).assumingMemoryBound(to: UInt32.self)
+                geometry.evaluate(into: row + (first - area.x), rowPixels: colorStride / 4, area: PixelRect(x: first, y: y, width: last - first + 1, height: 1),
+                                  deviceToUser: inverse, ramp: ramp)
+            }
+        }
+        cairo_surface_mark_dirty(colors)
 
         guard let source = Self.pixmanImage(over: colors), let mask = Self.pixmanImage(over: coverage),
               let output = Self.pixmanImage(over: target) else { return true }
