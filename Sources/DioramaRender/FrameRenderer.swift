@@ -139,7 +139,13 @@ public final class FrameRenderer {
         // SVG rasters: room for a few frames' worth of this output size (a full-canvas drawing at 4K is 33 MB).
         vectorRasters.ensureCapacity(8 * width * height * 4)
         // Helpers must cache the same drawings (one too large to cache is drawn as vectors, with other pixels).
-        if threads > 1 { for helper in helpers { helper.vectorRasters.ensureCapacity(8 * width * height * 4) } }
+        if threads > 1 {
+            for helper in helpers {
+                helper.vectorRasters.ensureCapacity(8 * width * height * 4)
+                // The references' switches (tests): helpers must draw as this renderer decides clip-safety.
+                (helper.evaluatesGradients, helper.resamplesArt, helper.resamplesEveryCell) = (evaluatesGradients, resamplesArt, resamplesEveryCell)
+            }
+        }
         let key = FrameKey(width: width, height: height, canvas: snapshot.canvas, background: snapshot.background)
         let unchanged = previousFrame.map { $0.key == key ? commonPrefixCount(snapshot.nodes, $0.nodes) : 0 } ?? 0
         unchangedRun = unchanged == unchangedRun.count ? (unchanged, unchangedRun.frames + 1) : (unchanged, 1)

@@ -28,18 +28,24 @@ extension FrameRenderer {
         guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS,
               let geometry = GradientGeometry(paint, bounds: bounds, userToDevice: ctm) else { return false }
 
-        // The fill's box in device space (the path is the caller's, already on the context), within the target.
+        // In device space (the path is the caller's, already on the context, and stays for its stroke): the fill's
+        // box within the target, the clip's extents and its rectangles. Saved and restored rather than set back, so
+        // that the context's inverse matrix, which the stroke uses, is left bit for bit as it was.
+        cairo_save(cr)
         cairo_identity_matrix(cr)
         var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
         cairo_path_extents(cr, &x1, &y1, &x2, &y2)
+        var clipX1 = 0.0, clipY1 = 0.0, clipX2 = 0.0, clipY2 = 0.0
+        cairo_clip_extents(cr, &clipX1, &clipY1, &clipX2, &clipY2)
+        // Every context the renderer draws on has a clip (none at all would not be a list).
+        let rectangles = cairo_copy_clip_rectangle_list(cr)
+        cairo_restore(cr)
+        defer { if let rectangles { cairo_rectangle_list_destroy(rectangles) } }
         let surface = PixelRect(x: -offset.x, y: -offset.y, width: Int(cairo_image_surface_get_width(target)),
                                 height: Int(cairo_image_surface_get_height(target)))
-        // The clip as device rectangles (every context the renderer draws on has a clip: none is not a list).
-        let rectangles = cairo_copy_clip_rectangle_list(cr)
-        cairo_set_matrix(cr, &ctm)
-        defer { if let rectangles { cairo_rectangle_list_destroy(rectangles) } }
+        let clip = BoundingBox(minX: clipX1, minY: clipY1, maxX: clipX2, maxY: clipY2).roundedOut
         guard let box = BoundingBox(minX: x1, minY: y1, maxX: x2, maxY: y2).roundedOut.intersection(surface),
-              let clip = deviceClip(cr), let area = box.intersection(clip) else { return true }
+              let area = box.intersection(clip) else { return true }
 
         GradientRamp.fill(&gradientRamp, stops: geometry.stops, alpha: alpha, hue: paintHue, count: geometry.rampCount)
         evaluatedGradientFills += 1
@@ -59,12 +65,13 @@ extension FrameRenderer {
                                   rowPixels: Int(cairo_image_surface_get_stride(colors)) / 4, area: area, deviceToUser: inverse, ramp: ramp)
             }
             cairo_surface_mark_dirty(colors)
+            // The path is in device space already: filled under the identity, with the source on whole pixels.
+            // The restore also drops the source, whose pixels are reused.
+            cairo_save(cr)
             cairo_identity_matrix(cr)
             cairo_set_source_surface(cr, colors, Double(area.x), Double(area.y))
-            cairo_set_matrix(cr, &ctm)
             cairo_fill_preserve(cr)
-            // The scratch's pixels are reused: nothing may paint from them after this fill.
-            cairo_set_source_rgba(cr, 0, 0, 0, 0)
+            cairo_restore(cr)
             return true
         }
 
@@ -119,7 +126,8 @@ extension FrameRenderer {
                                      Int32(cut.x - box.x), Int32(cut.y - box.y), Int32(cut.x + offset.x), Int32(cut.y + offset.y),
                                      Int32(cut.width), Int32(cut.height))
         }
-        cairo_surface_mark_dirty_rectangle(target, Int32(area.x + offset.x), Int32(area.y + offset.y), Int32(area.width), Int32(area.height))
+        // In device units: cairo adds the surface's offset itself.
+        cairo_surface_mark_dirty_rectangle(target, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height))
         return true
     }
 }
@@ -150,14 +158,14 @@ struct GradientGeometry {
             let p0 = bounds.point(at: start), p1 = bounds.point(at: end)
             let (dx, dy) = (p1.x - p0.x, p1.y - p0.y)
             let squared = dx * dx + dy * dy
-            guard squared > 1e-12, squared.isFinite else { return nil }
+            guard squared > 1e-12, squared.isFinite, p0.x.isFinite, p0.y.isFinite else { return nil }
             form = .linear(startX: p0.x, startY: p0.y, axisX: dx / squared, axisY: dy / squared)
             span = squared.squareRoot()
         case .radial(let s, let center, let startRadius, let endRadius):
             stops = s
             let c = bounds.point(at: center)
             let r0 = max(0, startRadius), r1 = max(0, endRadius)
-            guard abs(r1 - r0) > 1e-9, r0.isFinite, r1.isFinite else { return nil }
+            guard abs(r1 - r0) > 1e-9, r0.isFinite, r1.isFinite, c.x.isFinite, c.y.isFinite else { return nil }
             form = .radial(centerX: c.x, centerY: c.y, startRadius: r0, perRadius: 1 / (r1 - r0))
             span = abs(r1 - r0)
         case .solid, .angular:
@@ -172,8 +180,9 @@ struct GradientGeometry {
     /// `pixels`, whose first pixel is the area's top left.
     func evaluate(into pixels: UnsafeMutablePointer<UInt32>, rowPixels: Int, area: PixelRect,
                   deviceToUser m: cairo_matrix_t, ramp: UnsafeBufferPointer<UInt32>) {
-        let last = Double(ramp.count - 1)
+        let last = Double(ramp.count - 1), top = ramp.count - 1
         let table = ramp.baseAddress!
+        // Indices are clamped with comparisons, which send a NaN (from an overflowing transform) to 0: Int(NaN) traps.
         for row in 0..<area.height {
             let out = pixels + row * rowPixels
             // Each term depends on the pixel's own row or column alone, never on where the area starts: a pixel
@@ -187,7 +196,7 @@ struct GradientGeometry {
                 let perColumn = (m.xx * axisX + m.yx * axisY) * last
                 for column in 0..<area.width {
                     let index = rowT + perColumn * (Double(area.x + column) + 0.5)
-                    out[column] = table[Int(min(max(index, 0), last))]
+                    out[column] = table[index > 0 ? (index < last ? Int(index) : top) : 0]
                 }
             case .radial(let centerX, let centerY, let startRadius, let perRadius):
                 let px0 = rowX - centerX, py0 = rowY - centerY
@@ -196,7 +205,7 @@ struct GradientGeometry {
                     let x = Double(area.x + column) + 0.5
                     let px = px0 + m.xx * x, py = py0 + m.yx * x
                     let index = (px * px + py * py).squareRoot() * scale + offset
-                    out[column] = table[Int(min(max(index, 0), last))]
+                    out[column] = table[index > 0 ? (index < last ? Int(index) : top) : 0]
                 }
             }
         }
@@ -256,7 +265,8 @@ enum GradientRamp {
     }
 
     static func premultiplied(_ c: Color, alpha: Double) -> UInt32 {
-        func unit(_ v: Double) -> Double { min(max(v, 0), 1) }
+        // NaN (a computed stop) reads as 0 rather than trap in the conversion below.
+        func unit(_ v: Double) -> Double { v > 0 ? min(v, 1) : 0 }
         let a = unit(c.alpha * alpha) * 255
         func channel(_ v: Double) -> UInt32 { UInt32(unit(v) * a + 0.5) }
         return UInt32(a + 0.5) << 24 | channel(c.red) << 16 | channel(c.green) << 8 | channel(c.blue)

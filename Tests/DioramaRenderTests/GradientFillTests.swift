@@ -29,9 +29,10 @@ import Testing
                                             start: UnitPoint(x: 0, y: 1), end: UnitPoint(x: 1, y: 0))),
     ]
 
-    /// The fill as a circle, a turned and stretched rectangle, faded, hue-turned, inside a circle's clip, and in a
-    /// shadowed group (a layer whose pixels start off the frame's origin).
-    static let placements = ["circle", "turned", "faded and hue", "clipped", "shadowed layer"]
+    /// The fill as a circle, a turned and stretched rectangle, faded, hue-turned, inside a circle's clip, in a
+    /// shadowed group (a layer whose pixels start off the frame's origin), stroked after it is filled, and in a
+    /// faded group of two overlapping circles (a layer of the visible part).
+    static let placements = ["circle", "turned", "faded and hue", "clipped", "shadowed layer", "stroked", "faded group"]
 
     func snapshot(_ paint: Paint, placement: String) -> Snapshot {
         let bounds = Rect(x: 60.3, y: 40.6, width: 180, height: 150)
@@ -50,6 +51,15 @@ import Testing
         case "shadowed layer":
             node = NodeSnapshot(bounds: bounds, shadow: Shadow(color: Color(red: 0, green: 0, blue: 0, alpha: 0.5), radius: 6, x: 3, y: 4),
                                 content: .group([circle]))
+        case "stroked":
+            let stroke = Stroke(paint: .solid(Color(red: 0.9, green: 0.9, blue: 0.2, alpha: 0.7)), width: 5.5, dash: [], dashPhase: 0,
+                                lineCap: .butt, lineJoin: .miter)
+            node = NodeSnapshot(bounds: bounds, content: .shape(ShapeSnapshot(
+                geometry: .ellipse(center: Point(x: 150.3, y: 115.6), radiusX: 88, radiusY: 70), fill: paint, stroke: stroke)))
+        case "faded group":
+            var second = circle
+            second.transform = .translation(x: 23.4, y: 17.2)
+            node = NodeSnapshot(bounds: bounds, opacity: 0.6, content: .group([circle, second]))
         default:
             node = circle
         }
@@ -82,7 +92,7 @@ import Testing
             #expect(largest <= 3, "\(name), \(placement), \(width)x\(height): largest difference \(largest), \(far) of \(drawn) pixels off by more than 2")
             // Not vacuous: the fill covers a good part of the frame, and our evaluation drew it.
             #expect(drawn > actual.bytes.count / 4 / 20, "\(drawn) pixels drawn")
-            #expect(ours.evaluatedGradientFills == 1 && cairo.evaluatedGradientFills == 0)
+            #expect(ours.evaluatedGradientFills == (placement == "faded group" ? 2 : 1) && cairo.evaluatedGradientFills == 0)
         }
     }
 
@@ -183,7 +193,7 @@ import Testing
 
     /// A small square moving across the gradient each frame: its damage areas cut through the fill, which (clip-safe)
     /// is drawn again clipped to them, over the last frame; and on 2 and 3 threads, cut into bands.
-    @Test(arguments: paints.indices, ["circle", "turned", "faded and hue"])
+    @Test(arguments: paints.indices, ["circle", "turned", "faded and hue", "stroked", "faded group"])
     func aGradientFillCutByDamageAreasOrBandsIsTheWholeFrame(_ index: Int, placement: String) throws {
         let still = snapshot(Self.paints[index].paint, placement: placement)
         for (width, height) in [(300, 220), (601, 457)] {
@@ -207,5 +217,36 @@ import Testing
             }
             #expect(cut >= 3, "\(cut) frames drawn in areas cutting through the fill")
         }
+    }
+
+    /// Values no document holds but arithmetic can make (a computed stop, a transform that overflows): drawn or
+    /// skipped, never a trap.
+    @Test func nonFiniteValuesDoNotTrap() throws {
+        let nan = Paint.linear(stops: [GradientStop(location: .nan, color: Self.teal), GradientStop(location: 1, color: Color(red: .nan, green: 0, blue: 0))],
+                               start: UnitPoint(x: 0, y: 0), end: UnitPoint(x: 1, y: 1))
+        let huge = Paint.radial(stops: Self.stops([Self.teal, Self.rose]), center: UnitPoint(x: 0.5, y: 0.5), startRadius: 0, endRadius: 1e-300)
+        for paint in [nan, huge] {
+            _ = try FrameRenderer().render(snapshot(paint, placement: "circle"), width: 300, height: 220)
+        }
+        // A device-to-node matrix that overflows: every index is NaN or infinite, each read clamped into the table.
+        var ramp: [UInt32] = []
+        GradientRamp.fill(&ramp, stops: Self.stops([Self.teal, Self.rose]), alpha: 1, hue: 0, count: 256)
+        var pixels = [UInt32](repeating: 7, count: 16)
+        for paint in [Self.paints[0].paint, Self.paints[3].paint] {
+            let geometry = try #require(GradientGeometry(paint, bounds: Rect(x: 0, y: 0, width: 100, height: 100),
+                                                         userToDevice: cairo_matrix_t(xx: 1, yx: 0, xy: 0, yy: 1, x0: 0, y0: 0)))
+            let overflowing = cairo_matrix_t(xx: .infinity, yx: -.infinity, xy: .nan, yy: 1e308, x0: -.infinity, y0: 1e308)
+            ramp.withUnsafeBufferPointer { table in
+                pixels.withUnsafeMutableBufferPointer {
+                    geometry.evaluate(into: $0.baseAddress!, rowPixels: 4, area: PixelRect(x: 0, y: 0, width: 4, height: 4),
+                                      deviceToUser: overflowing, ramp: table)
+                }
+            }
+            #expect(pixels.allSatisfy { ramp.contains($0) })
+        }
+        var table: [UInt32] = []
+        GradientRamp.fill(&table, stops: [GradientStop(location: .nan, color: Color(red: .nan, green: 1, blue: 0, alpha: .nan))],
+                          alpha: 1, hue: 0, count: 256)
+        #expect(table.count == 256)
     }
 }
