@@ -15,6 +15,9 @@ import Foundation
 // the clip and the source's box, and pixels at a band's edge came out a few levels apart.)
 
 extension FrameRenderer {
+    /// Rows of gradient colours evaluated and composited at a time.
+    static let gradientStripRows = 64
+
     /// Fills the path `path` adds (in the context's user space) with a linear or radial gradient evaluated by
     /// `GradientRamp`, when the target is whole device pixels. False, with nothing drawn, when cairo's own pattern
     /// must do it: an angular gradient, a degenerate one, a hard stop, a reduced (blurred) layer, or a transform
@@ -87,44 +90,44 @@ extension FrameRenderer {
         cairo_fill(pen)
         cairo_destroy(pen)
         cairo_surface_flush(coverage)
+        // The colours go through a strip of rows at a time: a frame-sized gradient needs no frame-sized scratch.
+        let stripRows = min(area.height, Self.gradientStripRows)
         guard let coverageBytes = cairo_image_surface_get_data(coverage),
-              let colors = scratchSurface(width: area.width, height: area.height, clearing: false) else { return true }
+              let colors = scratchSurface(width: area.width, height: stripRows, clearing: false) else { return true }
         defer { cairo_surface_destroy(colors) }
-        let coverageStride = Int(cairo_image_surface_get_stride(coverage))
-
-        // The colours, only where a row of the coverage has any (elsewhere the mask leaves the target as it is).
         cairo_surface_flush(colors)
-        guard let colorBytes = cairo_image_surface_get_data(colors) else { return true }
-        let colorStride = Int(cairo_image_surface_get_stride(colors))
-        gradientRamp.withUnsafeBufferPointer { ramp in
-            for y in area.y..<(area.y + area.height) {
-                // Device x is coverage column x − box.x and colour column x − area.x on this row.
-                let covered = coverageBytes + (y - box.y) * coverageStride
-                var first = area.x, last = area.x + area.width - 1
-                while first <= last, covered[first - box.x] == 0 { first += 1 }
-                while last >= first, covered[last - box.x] == 0 { last -= 1 }
-                guard first <= last else { continue }
-                let row = UnsafeMutableRawPointer(colorBytes + (y - area.y) * colorStride).assumingMemoryBound(to: UInt32.self)
-                geometry.evaluate(into: row + (first - area.x), rowPixels: colorStride / 4, area: PixelRect(x: first, y: y, width: last - first + 1, height: 1),
-                                  deviceToUser: inverse, ramp: ramp)
-            }
-        }
-        cairo_surface_mark_dirty(colors)
-
-        guard let source = Self.pixmanImage(over: colors), let mask = Self.pixmanImage(over: coverage),
-              let output = Self.pixmanImage(over: target) else { return true }
+        guard let colorBytes = cairo_image_surface_get_data(colors), let source = Self.pixmanImage(over: colors),
+              let mask = Self.pixmanImage(over: coverage), let output = Self.pixmanImage(over: target) else { return true }
         defer {
             pixman_image_unref(source)
             pixman_image_unref(mask)
             pixman_image_unref(output)
         }
+        let coverageStride = Int(cairo_image_surface_get_stride(coverage)), colorStride = Int(cairo_image_surface_get_stride(colors))
         cairo_surface_flush(target)
-        for rectangle in list {
-            let part = PixelRect(x: Int(rectangle.x), y: Int(rectangle.y), width: Int(rectangle.width), height: Int(rectangle.height))
-            guard let cut = part.intersection(area) else { continue }
-            pixman_image_composite32(PIXMAN_OP_OVER, source, mask, output, Int32(cut.x - area.x), Int32(cut.y - area.y),
-                                     Int32(cut.x - box.x), Int32(cut.y - box.y), Int32(cut.x + offset.x), Int32(cut.y + offset.y),
-                                     Int32(cut.width), Int32(cut.height))
+        gradientRamp.withUnsafeBufferPointer { ramp in
+            for top in stride(from: area.y, to: area.y + area.height, by: stripRows) {
+                let strip = PixelRect(x: area.x, y: top, width: area.width, height: min(stripRows, area.y + area.height - top))
+                // The colours, only where a row of the coverage has any (elsewhere the mask leaves the target as it is).
+                for y in strip.y..<(strip.y + strip.height) {
+                    // Device x is coverage column x − box.x and colour column x − area.x on this row.
+                    let covered = coverageBytes + (y - box.y) * coverageStride
+                    var first = area.x, last = area.x + area.width - 1
+                    while first <= last, covered[first - box.x] == 0 { first += 1 }
+                    while last >= first, covered[last - box.x] == 0 { last -= 1 }
+                    guard first <= last else { continue }
+                    let row = UnsafeMutableRawPointer(colorBytes + (y - top) * colorStride).assumingMemoryBound(to: UInt32.self)
+                    geometry.evaluate(into: row + (first - area.x), rowPixels: colorStride / 4,
+                                      area: PixelRect(x: first, y: y, width: last - first + 1, height: 1), deviceToUser: inverse, ramp: ramp)
+                }
+                for rectangle in list {
+                    let part = PixelRect(x: Int(rectangle.x), y: Int(rectangle.y), width: Int(rectangle.width), height: Int(rectangle.height))
+                    guard let cut = part.intersection(strip) else { continue }
+                    pixman_image_composite32(PIXMAN_OP_OVER, source, mask, output, Int32(cut.x - area.x), Int32(cut.y - top),
+                                             Int32(cut.x - box.x), Int32(cut.y - box.y), Int32(cut.x + offset.x), Int32(cut.y + offset.y),
+                                             Int32(cut.width), Int32(cut.height))
+                }
+            }
         }
         // In device units: cairo adds the surface's offset itself.
         cairo_surface_mark_dirty_rectangle(target, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height))
