@@ -155,7 +155,8 @@ public final class FrameRenderer {
         recentUnchanged = Array((recentUnchanged + [unchanged]).suffix(3))
         let stable = unchangedRun.frames >= 3 ? unchangedRun.count : (recentUnchanged.count == 3 ? recentUnchanged.min()! : 0)
         if staticPrefixes.isEmpty || stable > staticPrefixes.last!.nodes.count {
-            if staticPrefixes.count >= 2 { staticPrefixes.removeFirst() }
+            // Two frame-sized pictures at most: two still prefixes, or one and the last frame (peak memory).
+            if staticPrefixes.count >= (lastFrame == nil ? 2 : 1) { staticPrefixes.removeFirst() }
             let nodes = snapshot.nodes.prefix(stable)
             staticPrefixes.append(try StaticPrefix(key: key, nodes: Array(nodes)) { surface in
                 try drawFrame(snapshot, nodes: nodes, on: surface, clearing: true)
@@ -219,7 +220,11 @@ public final class FrameRenderer {
             // Small changes now promise small changes next frame: keep this one to draw the next over.
             lastFrameIsCurrent = areas != nil
             if lastFrameIsCurrent {
-                if self.lastFrame?.key != key { self.lastFrame = StaticPrefix(key: key, nodes: []) }
+                if self.lastFrame?.key != key {
+                    // The last frame's copy takes the place of the shorter still prefix (see `render`).
+                    if staticPrefixes.count >= 2 { staticPrefixes.removeFirst() }
+                    self.lastFrame = StaticPrefix(key: key, nodes: [])
+                }
                 self.lastFrame!.copy(from: pixels, stride: stride)
             }
             return

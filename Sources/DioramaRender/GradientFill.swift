@@ -9,13 +9,13 @@ import Foundation
 // look-up. At 3840x2160 the six full-size petals of the breathing scene took 14 of a frame's 23 ms that way.
 //
 // Within a clip of whole-pixel rectangles (bands, damage areas, the letterbox) the gradient goes onto the target
-// through a coverage of the fill's own, made over the fill's whole box whatever the clip, with pixman: a pixel then
-// depends on its position alone, and a gradient fill is cut across threads and damage areas like a solid one.
+// through a coverage of the fill's own, made across the fill's whole box in strips of rows fixed in device space
+// whatever the clip, with pixman: a pixel then depends on its position alone, and a gradient fill is cut across threads and damage areas like a solid one.
 // (cairo filling with the gradient's pixels as an image source does not give that: it cuts the outline against
 // the clip and the source's box, and pixels at a band's edge came out a few levels apart.)
 
 extension FrameRenderer {
-    /// Rows of gradient colours evaluated and composited at a time.
+    /// Rows of a gradient fill's coverage and colours made and composited at a time.
     static let gradientStripRows = 64
 
     /// Fills the path `path` adds (in the context's user space) with a linear or radial gradient evaluated by
@@ -78,26 +78,21 @@ extension FrameRenderer {
             return true
         }
 
-        // The fill's coverage over its whole box, as a solid fill makes it: the same in whatever part is drawn.
-        guard let coverage = scratchSurface(width: box.width, height: box.height, format: CAIRO_FORMAT_A8) else { return true }
-        defer { cairo_surface_destroy(coverage) }
-        let pen = cairo_create(coverage)!
-        var placed = ctm
-        placed.x0 -= Double(box.x)
-        placed.y0 -= Double(box.y)
-        cairo_set_matrix(pen, &placed)
-        path(pen)
-        cairo_fill(pen)
-        cairo_destroy(pen)
-        cairo_surface_flush(coverage)
-        // The colours go through a strip of rows at a time: a frame-sized gradient needs no frame-sized scratch.
-        let stripRows = min(area.height, Self.gradientStripRows)
-        guard let coverageBytes = cairo_image_surface_get_data(coverage),
-              let colors = scratchSurface(width: area.width, height: stripRows, clearing: false) else { return true }
-        defer { cairo_surface_destroy(colors) }
+        // A strip of rows at a time, the strips fixed in device space (every 64th row): for each, the fill's coverage
+        // over the box's whole width, as a solid fill makes it, then the colours where it has any, composited through
+        // it. The coverage of a strip is the same in whatever part of the frame is drawn, and a frame-sized gradient
+        // needs no frame-sized scratch.
+        let rows = Self.gradientStripRows
+        guard let coverage = scratchSurface(width: box.width, height: rows, clearing: false, format: CAIRO_FORMAT_A8),
+              let colors = scratchSurface(width: area.width, height: rows, clearing: false) else { return true }
+        defer {
+            cairo_surface_destroy(coverage)
+            cairo_surface_destroy(colors)
+        }
         cairo_surface_flush(colors)
-        guard let colorBytes = cairo_image_surface_get_data(colors), let source = Self.pixmanImage(over: colors),
-              let mask = Self.pixmanImage(over: coverage), let output = Self.pixmanImage(over: target) else { return true }
+        guard let coverageBytes = cairo_image_surface_get_data(coverage), let colorBytes = cairo_image_surface_get_data(colors),
+              let source = Self.pixmanImage(over: colors), let mask = Self.pixmanImage(over: coverage),
+              let output = Self.pixmanImage(over: target) else { return true }
         defer {
             pixman_image_unref(source)
             pixman_image_unref(mask)
@@ -105,28 +100,45 @@ extension FrameRenderer {
         }
         let coverageStride = Int(cairo_image_surface_get_stride(coverage)), colorStride = Int(cairo_image_surface_get_stride(colors))
         cairo_surface_flush(target)
-        gradientRamp.withUnsafeBufferPointer { ramp in
-            for top in stride(from: area.y, to: area.y + area.height, by: stripRows) {
-                let strip = PixelRect(x: area.x, y: top, width: area.width, height: min(stripRows, area.y + area.height - top))
-                // The colours, only where a row of the coverage has any (elsewhere the mask leaves the target as it is).
+        // The first strip's top: the multiple of `rows` at or above the area (rounding down for negative rows too).
+        let firstTop = area.y >= 0 ? area.y / rows * rows : -((-area.y + rows - 1) / rows) * rows
+        for top in stride(from: firstTop, to: area.y + area.height, by: rows) {
+            // Coverage of the strip's rows within the box (not the area, which depends on the clip).
+            let coverageTop = max(top, box.y), coverageRows = min(top + rows, box.y + box.height) - coverageTop
+            guard coverageRows > 0 else { continue }
+            memset(coverageBytes, 0, coverageStride * coverageRows)
+            cairo_surface_mark_dirty(coverage)
+            let pen = cairo_create(coverage)!
+            var placed = ctm
+            placed.x0 -= Double(box.x)
+            placed.y0 -= Double(coverageTop)
+            cairo_set_matrix(pen, &placed)
+            path(pen)
+            cairo_fill(pen)
+            cairo_destroy(pen)
+            cairo_surface_flush(coverage)
+
+            let strip = PixelRect(x: area.x, y: max(top, area.y), width: area.width,
+                                  height: min(top + rows, area.y + area.height) - max(top, area.y))
+            gradientRamp.withUnsafeBufferPointer { ramp in
                 for y in strip.y..<(strip.y + strip.height) {
                     // Device x is coverage column x − box.x and colour column x − area.x on this row.
-                    let covered = coverageBytes + (y - box.y) * coverageStride
+                    let covered = coverageBytes + (y - coverageTop) * coverageStride
                     var first = area.x, last = area.x + area.width - 1
                     while first <= last, covered[first - box.x] == 0 { first += 1 }
                     while last >= first, covered[last - box.x] == 0 { last -= 1 }
                     guard first <= last else { continue }
-                    let row = UnsafeMutableRawPointer(colorBytes + (y - top) * colorStride).assumingMemoryBound(to: UInt32.self)
+                    let row = UnsafeMutableRawPointer(colorBytes + (y - strip.y) * colorStride).assumingMemoryBound(to: UInt32.self)
                     geometry.evaluate(into: row + (first - area.x), rowPixels: colorStride / 4,
                                       area: PixelRect(x: first, y: y, width: last - first + 1, height: 1), deviceToUser: inverse, ramp: ramp)
                 }
-                for rectangle in list {
-                    let part = PixelRect(x: Int(rectangle.x), y: Int(rectangle.y), width: Int(rectangle.width), height: Int(rectangle.height))
-                    guard let cut = part.intersection(strip) else { continue }
-                    pixman_image_composite32(PIXMAN_OP_OVER, source, mask, output, Int32(cut.x - area.x), Int32(cut.y - top),
-                                             Int32(cut.x - box.x), Int32(cut.y - box.y), Int32(cut.x + offset.x), Int32(cut.y + offset.y),
-                                             Int32(cut.width), Int32(cut.height))
-                }
+            }
+            for rectangle in list {
+                let part = PixelRect(x: Int(rectangle.x), y: Int(rectangle.y), width: Int(rectangle.width), height: Int(rectangle.height))
+                guard let cut = part.intersection(strip) else { continue }
+                pixman_image_composite32(PIXMAN_OP_OVER, source, mask, output, Int32(cut.x - area.x), Int32(cut.y - strip.y),
+                                         Int32(cut.x - box.x), Int32(cut.y - coverageTop), Int32(cut.x + offset.x), Int32(cut.y + offset.y),
+                                         Int32(cut.width), Int32(cut.height))
             }
         }
         // In device units: cairo adds the surface's offset itself.
