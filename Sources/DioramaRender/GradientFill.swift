@@ -10,9 +10,10 @@ import Foundation
 //
 // Within a clip of whole-pixel rectangles (bands, damage areas, the letterbox) the gradient goes onto the target
 // through a coverage of the fill's own, made across the fill's whole box in strips of rows fixed in device space
-// whatever the clip, with pixman: a pixel then depends on its position alone, and a gradient fill is cut across threads and damage areas like a solid one.
-// (cairo filling with the gradient's pixels as an image source does not give that: it cuts the outline against
-// the clip and the source's box, and pixels at a band's edge came out a few levels apart.)
+// whatever the clip, with pixman: a pixel then depends on its position alone, and a gradient fill is cut across
+// threads and damage areas like a solid one. (cairo filling with the gradient's pixels as an image source does not
+// give that: it cuts the outline against the clip and the source's box, and pixels at a band's edge came out a few
+// levels apart.)
 
 extension FrameRenderer {
     /// Rows of a gradient fill's coverage and colours made and composited at a time.
