@@ -13,6 +13,11 @@ extension FrameRenderer {
             drawContent(node, alpha: alpha, in: cr)
             return
         }
+        if clipShapes.isEmpty { clipBase = wholePixelClip(cr) }
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(cr, &matrix)
+        clipShapes.append((clip, matrix))
+        defer { clipShapes.removeLast() }
         cairo_save(cr)
         cairo_new_path(cr)
         addPath(clip, to: cr)
@@ -20,6 +25,35 @@ extension FrameRenderer {
         cairo_clip(cr)
         drawContent(node, alpha: alpha, in: cr)
         cairo_restore(cr)
+    }
+
+    /// Draws with no clip shapes around: for content drawn into a context of its own (a layer, a silhouette), whose
+    /// clip holds none of the target's shapes.
+    func withoutClipShapes(_ body: () -> Void) {
+        var outer: [(geometry: Geometry, matrix: cairo_matrix_t)] = []
+        swap(&outer, &clipShapes)
+        let outerBase = clipBase
+        body()
+        swap(&outer, &clipShapes)
+        clipBase = outerBase
+    }
+
+    /// The context's clip as device rectangles of whole pixels, or nil when it is not that (a clip shape).
+    func wholePixelClip(_ cr: OpaquePointer) -> [PixelRect]? {
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        let list = cairo_copy_clip_rectangle_list(cr)
+        cairo_restore(cr)
+        guard let list else { return nil }
+        defer { cairo_rectangle_list_destroy(list) }
+        guard list.pointee.status == CAIRO_STATUS_SUCCESS else { return nil }
+        func whole(_ value: Double) -> Bool { value == value.rounded() && abs(value) < 1e6 }
+        var rectangles: [PixelRect] = []
+        for rectangle in UnsafeBufferPointer(start: list.pointee.rectangles, count: Int(list.pointee.num_rectangles)) {
+            guard whole(rectangle.x), whole(rectangle.y), whole(rectangle.width), whole(rectangle.height) else { return nil }
+            rectangles.append(PixelRect(x: Int(rectangle.x), y: Int(rectangle.y), width: Int(rectangle.width), height: Int(rectangle.height)))
+        }
+        return rectangles
     }
 
     /// Clears what lies outside the outline (in the context's user space) from the context's target.

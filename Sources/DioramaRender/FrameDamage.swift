@@ -11,14 +11,14 @@ import Foundation
 // Why that is byte-identical to drawing the whole frame: cairo and pixman compute a pixel of a solid fill,
 // stroke, text run, particle or pixel-aligned image from the geometry alone, so a clip of whole rows only
 // chooses which pixels are written; so for images resampled by ImageDrawing+Resample.swift and gradient fills
-// evaluated by GradientFill.swift. A clip's left or right side is another matter for cairo's fills: on the rows
-// where an outline crosses that side, edge pixels further along can come out a level apart (measured: of 189 random
-// circles cut by an area's top and side, 2 differed, on 2 pixels by 1; cut by rows alone, none did). So an area
-// that reaches a node across its side widens to the node's whole width. Not so for gradients cairo draws (angular,
-// with a hard stop, or inside a clip shape), images shrunk below 0.75 (cairo filters them), blur and shadow: cairo
-// hands pixman a pattern transform relative to the centre of the area drawn, and layers take their origin and
-// reduced grid from the visible area. A node with any of these ("clip dependent") is therefore never cut by a
-// damage area: an area that reaches it grows to hold all of it.
+// evaluated by GradientFill.swift (inside clip shapes too). A clip's left or right side is another matter for
+// cairo's fills: on the rows where an outline crosses that side, edge pixels further along can come out a level
+// apart (measured: of 189 random circles cut by an area's top and side, 2 differed, on 2 pixels by 1; cut by rows
+// alone, none did). So an area that reaches a node across its side widens to the node's whole width. Not so for
+// gradients cairo draws (angular, or with a hard stop), images shrunk below 0.75 (cairo filters them), blur and
+// shadow: cairo hands pixman a pattern transform relative to the centre of the area drawn, and layers take their
+// origin and reduced grid from the visible area. A node with any of these ("clip dependent") is therefore never cut
+// by a damage area: an area that reaches it grows to hold all of it.
 
 /// Where a top-level node paints on the output, and whether a clip can cut it without changing its pixels.
 struct NodeFootprint: Equatable {
@@ -91,7 +91,7 @@ extension FrameRenderer {
         case .group(let children):
             return children.allSatisfy { isClipSafe($0, parent: matrix, clipped: clipped) }
         case .shape(let shape):
-            return shape.fill.map { isClipSafe(fill: $0, bounds: node.bounds, matrix: matrix, clipped: clipped) } != false
+            return shape.fill.map { isClipSafe(fill: $0, bounds: node.bounds, matrix: matrix) } != false
                 && shape.stroke?.paint.isSolid != false
         case .text(let text):
             return text.paint.isSolid
@@ -112,10 +112,10 @@ extension FrameRenderer {
         }
     }
 
-    /// True for a solid fill, and for a gradient fill evaluated by `fillGradient` through a coverage of its own
-    /// (not inside a clip shape, where cairo fills with the gradient's pixels and cuts them against the clip).
-    private func isClipSafe(fill: Paint, bounds: Rect, matrix: cairo_matrix_t, clipped: Bool) -> Bool {
-        fill.isSolid || (evaluatesGradients && !clipped && GradientGeometry(fill, bounds: bounds, userToDevice: matrix) != nil)
+    /// True for a solid fill, and for a gradient fill evaluated by `fillGradient` through a coverage of its own (cut
+    /// by the clip shapes around it there too).
+    private func isClipSafe(fill: Paint, bounds: Rect, matrix: cairo_matrix_t) -> Bool {
+        fill.isSolid || (evaluatesGradients && GradientGeometry(fill, bounds: bounds, userToDevice: matrix) != nil)
     }
 
     /// True when the image's pixels land one for one on device pixels (a copy, whatever the clip).

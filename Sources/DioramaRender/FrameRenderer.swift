@@ -45,6 +45,11 @@ public final class FrameRenderer {
     var scratchCoverage: ScratchSurface?
     /// The colour ramp of the gradient being filled (GradientFill.swift), kept to reuse its storage.
     var gradientRamp: [UInt32] = []
+    /// The clip shapes around the node being drawn (outermost first), each with the matrix it was set under, and the
+    /// whole-pixel rectangles that clipped the context before the first of them (nil when they are not whole pixels):
+    /// a gradient fill makes its coverage through the same clips (GradientFill.swift).
+    var clipShapes: [(geometry: Geometry, matrix: cairo_matrix_t)] = []
+    var clipBase: [PixelRect]?
     /// False fills gradients with cairo's own patterns (the reference for the gradient tests).
     var evaluatesGradients = true
     /// Gradient fills evaluated by `fillGradient`, for tests.

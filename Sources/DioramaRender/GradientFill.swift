@@ -1,6 +1,7 @@
 import CCairo
 import CPixman
 import DioramaDocument
+import DioramaTimeline
 import Foundation
 
 // Linear and radial gradient fills, evaluated per device pixel by our own code. pixman evaluates cairo's gradients
@@ -54,12 +55,24 @@ extension FrameRenderer {
         GradientRamp.fill(&gradientRamp, stops: geometry.stops, alpha: alpha, hue: paintHue, count: geometry.rampCount)
         evaluatedGradientFills += 1
 
+        // The clip's whole-pixel rectangles, and the clip shapes inside them the coverage is cut by; inside a clip
+        // shape, the rectangles that clipped the context before it. Otherwise (not whole pixels), cairo fills.
         func whole(_ value: Double) -> Bool { value == value.rounded() && abs(value) < 1e6 }
-        let list = rectangles.map { UnsafeBufferPointer(start: $0.pointee.rectangles, count: Int($0.pointee.num_rectangles)) }
-        guard let rectangles, rectangles.pointee.status == CAIRO_STATUS_SUCCESS, let list,
-              list.allSatisfy({ whole($0.x) && whole($0.y) && whole($0.width) && whole($0.height) }) else {
-            // Inside a clip shape: the gradient over the clipped part of the box, then cairo fills with its pixels
-            // through the clip (such a fill is drawn whole: see isClipSafe).
+        var rectangleList: [PixelRect] = []
+        var penClips: ArraySlice<(geometry: Geometry, matrix: cairo_matrix_t)> = []
+        if let rectangles, rectangles.pointee.status == CAIRO_STATUS_SUCCESS {
+            let list = UnsafeBufferPointer(start: rectangles.pointee.rectangles, count: Int(rectangles.pointee.num_rectangles))
+            guard list.allSatisfy({ whole($0.x) && whole($0.y) && whole($0.width) && whole($0.height) }) else { return cairoFill() }
+            rectangleList = list.map { PixelRect(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height)) }
+        } else if !clipShapes.isEmpty, let base = clipBase {
+            rectangleList = base
+            penClips = clipShapes[...]
+        } else {
+            return cairoFill()
+        }
+
+        /// The gradient over the clipped part of the box, then cairo fills with its pixels through the clip.
+        func cairoFill() -> Bool {
             guard let colors = scratchSurface(width: area.width, height: area.height, clearing: false) else { return true }
             defer { cairo_surface_destroy(colors) }
             cairo_surface_flush(colors)
@@ -110,10 +123,18 @@ extension FrameRenderer {
             memset(coverageBytes, 0, coverageStride * coverageRows)
             cairo_surface_mark_dirty(coverage)
             let pen = cairo_create(coverage)!
-            var placed = ctm
-            placed.x0 -= Double(box.x)
-            placed.y0 -= Double(coverageTop)
-            cairo_set_matrix(pen, &placed)
+            func place(_ matrix: cairo_matrix_t) {
+                var placed = matrix
+                placed.x0 -= Double(box.x)
+                placed.y0 -= Double(coverageTop)
+                cairo_set_matrix(pen, &placed)
+            }
+            for clip in penClips {
+                place(clip.matrix)
+                addPath(clip.geometry, to: pen)
+                cairo_clip(pen)
+            }
+            place(ctm)
             path(pen)
             cairo_fill(pen)
             cairo_destroy(pen)
@@ -134,8 +155,7 @@ extension FrameRenderer {
                                       area: PixelRect(x: first, y: y, width: last - first + 1, height: 1), deviceToUser: inverse, ramp: ramp)
                 }
             }
-            for rectangle in list {
-                let part = PixelRect(x: Int(rectangle.x), y: Int(rectangle.y), width: Int(rectangle.width), height: Int(rectangle.height))
+            for part in rectangleList {
                 guard let cut = part.intersection(strip) else { continue }
                 pixman_image_composite32(PIXMAN_OP_OVER, source, mask, output, Int32(cut.x - area.x), Int32(cut.y - strip.y),
                                          Int32(cut.x - box.x), Int32(cut.y - coverageTop), Int32(cut.x + offset.x), Int32(cut.y + offset.y),

@@ -117,10 +117,12 @@ extension FrameRenderer {
         // Without blur, mask or pixel hue, nothing changes the content before its shadow: the quick shadow
         // can go into the layer first (opacity then applies to both, as SwiftUI does).
         let shadowFirst = node.shadow != nil && blurSigma == 0 && node.mask == nil && node.hueRotation == 0
-        if shadowFirst { drawShadowBeneath(node, shadowHue: shadowHue, in: layerContext) }
         // The clip comes after the blur: a blurred node is clipped once its pixels are blurred.
         let clipAfterBlur = blurSigma > 0 ? node.clipShape : nil
-        if clipAfterBlur != nil { drawContent(node, alpha: 1, in: layerContext) } else { drawClippedContent(node, alpha: 1, in: layerContext) }
+        withoutClipShapes {
+            if shadowFirst { drawShadowBeneath(node, shadowHue: shadowHue, in: layerContext) }
+            if clipAfterBlur != nil { drawContent(node, alpha: 1, in: layerContext) } else { drawClippedContent(node, alpha: 1, in: layerContext) }
+        }
         if node.hueRotation != 0 || blurSigma > 0 {
             withPixels(of: layer) { pixels, width, height, rowPixels in
                 if node.hueRotation != 0 {

@@ -77,7 +77,7 @@ extension FrameRenderer {
         cairo_translate(cr, -Double(grid.originX), -Double(grid.originY))
         var matrix = ctm
         cairo_transform(cr, &matrix)
-        drawClippedContent(node, alpha: 1, in: cr)
+        withoutClipShapes { drawClippedContent(node, alpha: 1, in: cr) }
         cairo_destroy(cr)
         cairo_surface_flush(surface)
         return surface

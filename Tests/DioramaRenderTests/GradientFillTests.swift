@@ -193,7 +193,7 @@ import Testing
 
     /// A small square moving across the gradient each frame: its damage areas cut through the fill, which (clip-safe)
     /// is drawn again clipped to them, over the last frame; and on 2 and 3 threads, cut into bands.
-    @Test(arguments: paints.indices, ["circle", "turned", "faded and hue", "stroked", "faded group"])
+    @Test(arguments: paints.indices, ["circle", "turned", "faded and hue", "stroked", "faded group", "clipped"])
     func aGradientFillCutByDamageAreasOrBandsIsTheWholeFrame(_ index: Int, placement: String) throws {
         let still = snapshot(Self.paints[index].paint, placement: placement)
         for (width, height) in [(300, 220), (601, 457)] {
