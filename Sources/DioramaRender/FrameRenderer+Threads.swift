@@ -42,10 +42,9 @@ extension FrameRenderer {
             let indices = snapshot.nodes.indices.filter { index in
                 index >= prefix.nodes.count && footprints[index].box.map { $0.intersects(area) } == true
             }
-            let nodes = ArraySlice(indices.map { snapshot.nodes[$0] })
             let cuttable = indices.allSatisfy { footprints[$0].clipSafe }
             for piece in cuttable ? Self.pieces(of: area, count: threads * 2) : [area] {
-                parts.append(FramePart(copy: piece, area: piece, nodes: nodes))
+                parts.append(FramePart(copy: piece, area: piece, nodes: Self.nodes(indices, of: snapshot, footprints: footprints, reaching: piece)))
             }
         }
         // The largest first, so that the last parts to start are small ones.
@@ -69,9 +68,13 @@ extension FrameRenderer {
         /// Draws the nodes from `start` to `end` (clip-safe) in bands, with the prefix when not copied yet.
         func drawBands(to end: Int) throws {
             guard start < end || !copied else { return }
-            let nodes = snapshot.nodes[start..<end]
-            try draw(bands.map { FramePart(copy: copied ? nil : $0, area: $0, nodes: nodes) }, of: snapshot, prefix: prefix,
-                     into: pixels, stride: stride, width: width, height: height)
+            let parts = bands.map { band in
+                FramePart(copy: copied ? nil : band, area: band,
+                          nodes: footprints.count == snapshot.nodes.count
+                              ? Self.nodes(Array(start..<end), of: snapshot, footprints: footprints, reaching: band)
+                              : snapshot.nodes[start..<end])
+            }
+            try draw(parts, of: snapshot, prefix: prefix, into: pixels, stride: stride, width: width, height: height)
             copied = true
         }
         for index in prefix.nodes.count..<snapshot.nodes.count where !cuttable(index) {
@@ -81,6 +84,13 @@ extension FrameRenderer {
             start = index + 1
         }
         try drawBands(to: snapshot.nodes.count)
+    }
+
+    /// The nodes at `indices` whose footprints reach into `piece`, in order: a piece need not set up the nodes that
+    /// paint nothing in it (a band of the frame, the falling circles of another band).
+    static func nodes(_ indices: [Int], of snapshot: Snapshot, footprints: [NodeFootprint], reaching piece: PixelRect)
+        -> ArraySlice<NodeSnapshot> {
+        ArraySlice(indices.lazy.filter { footprints[$0].box?.intersects(piece) == true }.map { snapshot.nodes[$0] })
     }
 
     /// Copies `frame` into `pixels` (rows of `stride` bytes) on the threads.

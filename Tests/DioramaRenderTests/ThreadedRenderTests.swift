@@ -110,4 +110,19 @@ import Testing
         let expected = try FrameRenderer().render(snapshot, width: 50, height: 3)
         #expect(try FrameRenderer(threads: 8).render(snapshot, width: 50, height: 3).bytes == expected.bytes)
     }
+
+    /// A piece of a frame draws only the nodes whose footprints reach into it, in their order.
+    @Test func aPieceDrawsOnlyTheNodesReachingIntoIt() {
+        let nodes = (0..<4).map { index in
+            RenderFixtures.rect(Rect(x: Double(index) * 10, y: 0, width: 5, height: 5))
+        }
+        let snapshot = RenderFixtures.snapshot(nodes)
+        let footprints = [PixelRect(x: 0, y: 0, width: 10, height: 10), PixelRect(x: 0, y: 40, width: 10, height: 10),
+                          PixelRect(x: 0, y: 5, width: 10, height: 30)].map { NodeFootprint(box: $0, clipSafe: true) }
+            + [NodeFootprint(box: nil, clipSafe: true)]
+        let top = FrameRenderer.nodes([0, 1, 2, 3], of: snapshot, footprints: footprints, reaching: PixelRect(x: 0, y: 0, width: 100, height: 20))
+        #expect(Array(top) == [nodes[0], nodes[2]])
+        let bottom = FrameRenderer.nodes([1, 2, 3], of: snapshot, footprints: footprints, reaching: PixelRect(x: 0, y: 20, width: 100, height: 80))
+        #expect(Array(bottom) == [nodes[1], nodes[2]])
+    }
 }
