@@ -42,10 +42,7 @@ extension FrameRenderer {
         cairo_path_extents(cr, &x1, &y1, &x2, &y2)
         var clipX1 = 0.0, clipY1 = 0.0, clipX2 = 0.0, clipY2 = 0.0
         cairo_clip_extents(cr, &clipX1, &clipY1, &clipX2, &clipY2)
-        // Every context the renderer draws on has a clip (none at all would not be a list).
-        let rectangles = cairo_copy_clip_rectangle_list(cr)
         cairo_restore(cr)
-        defer { if let rectangles { cairo_rectangle_list_destroy(rectangles) } }
         let surface = PixelRect(x: -offset.x, y: -offset.y, width: Int(cairo_image_surface_get_width(target)),
                                 height: Int(cairo_image_surface_get_height(target)))
         let clip = BoundingBox(minX: clipX1, minY: clipY1, maxX: clipX2, maxY: clipY2).roundedOut
@@ -55,15 +52,13 @@ extension FrameRenderer {
         GradientRamp.fill(&gradientRamp, stops: geometry.stops, alpha: alpha, hue: paintHue, count: geometry.rampCount)
         evaluatedGradientFills += 1
 
-        // The clip's whole-pixel rectangles, and the clip shapes inside them the coverage is cut by; inside a clip
-        // shape, the rectangles that clipped the context before it. Otherwise (not whole pixels), cairo fills.
-        func whole(_ value: Double) -> Bool { value == value.rounded() && abs(value) < 1e6 }
+        // The clip's whole-pixel rectangles (every context the renderer draws on has a clip); inside clip shapes,
+        // the rectangles that clipped the context before the first, and the shapes the coverage is cut by.
+        // Otherwise (not whole pixels), cairo fills.
         var rectangleList: [PixelRect] = []
         var penClips: ArraySlice<(geometry: Geometry, matrix: cairo_matrix_t)> = []
-        if let rectangles, rectangles.pointee.status == CAIRO_STATUS_SUCCESS {
-            let list = UnsafeBufferPointer(start: rectangles.pointee.rectangles, count: Int(rectangles.pointee.num_rectangles))
-            guard list.allSatisfy({ whole($0.x) && whole($0.y) && whole($0.width) && whole($0.height) }) else { return cairoFill() }
-            rectangleList = list.map { PixelRect(x: Int($0.x), y: Int($0.y), width: Int($0.width), height: Int($0.height)) }
+        if let rectangles = wholePixelClip(cr) {
+            rectangleList = rectangles
         } else if !clipShapes.isEmpty, let base = clipBase {
             rectangleList = base
             penClips = clipShapes[...]
