@@ -80,12 +80,4 @@ extension FrameRenderer {
         let cut = BoundingBox(minX: max(ink.minX, x1), minY: max(ink.minY, y1), maxX: min(ink.maxX, x2), maxY: min(ink.maxY, y2))
         return cut.nonEmptyBox
     }
-
-    /// True when the context's clip is whole device pixels (the letterbox, layer regions), so pixels may be
-    /// written straight into the target; false inside a clip shape, which only cairo's drawing honours.
-    func clipIsPixelRegion(_ cr: OpaquePointer) -> Bool {
-        guard let rectangles = cairo_copy_clip_rectangle_list(cr) else { return false }
-        defer { cairo_rectangle_list_destroy(rectangles) }
-        return rectangles.pointee.status == CAIRO_STATUS_SUCCESS
-    }
 }

@@ -75,15 +75,7 @@ extension FrameRenderer {
         cairo_surface_get_device_offset(target, &offsetX, &offsetY)
         guard offsetX == 0, offsetY == 0 else { return false }
         // The clip in device space: rectangles on whole pixels (a clip shape is not representable: drawn in order).
-        cairo_save(cr)
-        cairo_identity_matrix(cr)
-        let list = cairo_copy_clip_rectangle_list(cr)
-        cairo_restore(cr)
-        guard let list else { return false }
-        defer { cairo_rectangle_list_destroy(list) }
-        guard list.pointee.status == CAIRO_STATUS_SUCCESS, list.pointee.num_rectangles > 0 else { return false }
-        let rectangles = (0..<Int(list.pointee.num_rectangles)).map { list.pointee.rectangles[$0] }
-        guard rectangles.allSatisfy({ [$0.x, $0.y, $0.width, $0.height].allSatisfy { $0 == $0.rounded() } }) else { return false }
+        guard let rectangles = wholePixelClip(cr), !rectangles.isEmpty else { return false }
         guard let clip = deviceClip(cr) else { return true }
         var ctm = cairo_matrix_t()
         cairo_get_matrix(cr, &ctm)
@@ -100,7 +92,7 @@ extension FrameRenderer {
         func context(on surface: OpaquePointer, band: PixelRect?) -> OpaquePointer {
             let context = cairo_create(surface)!
             for rectangle in rectangles {
-                cairo_rectangle(context, rectangle.x, rectangle.y, rectangle.width, rectangle.height)
+                cairo_rectangle(context, Double(rectangle.x), Double(rectangle.y), Double(rectangle.width), Double(rectangle.height))
             }
             cairo_clip(context)
             if let band {

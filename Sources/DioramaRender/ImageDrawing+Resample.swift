@@ -63,15 +63,10 @@ extension FrameRenderer {
         cairo_identity_matrix(cr)
         cairo_rectangle(cr, -offsetX, -offsetY, Double(width), Double(height))
         cairo_clip(cr)
-        let clip = cairo_copy_clip_rectangle_list(cr)!
+        let rectangles = wholePixelClip(cr)
         var extents = (x1: 0.0, y1: 0.0, x2: 0.0, y2: 0.0)
         cairo_clip_extents(cr, &extents.x1, &extents.y1, &extents.x2, &extents.y2)
         cairo_restore(cr)
-        defer { cairo_rectangle_list_destroy(clip) }
-        func whole(_ value: Double) -> Bool { value == value.rounded() && abs(value) < 1e6 }
-        let rectangles = UnsafeBufferPointer(start: clip.pointee.rectangles, count: Int(clip.pointee.num_rectangles))
-        let region = clip.pointee.status == CAIRO_STATUS_SUCCESS
-            && rectangles.allSatisfy({ whole($0.x) && whole($0.y) && whole($0.width) && whole($0.height) })
 
         // Device pixel centre -> picture: pixman's transform, rounded to 16.16 once, the same for every part drawn.
         guard let placement = Self.pixmanTransform(matrix) else { return false }
@@ -83,7 +78,7 @@ extension FrameRenderer {
         defer { pixman_image_unref(picture) }
         pixman_image_set_transform(picture, &transform)
         pixman_image_set_filter(picture, PIXMAN_FILTER_BILINEAR, nil, 0)
-        guard region else {
+        guard let rectangles else {
             // A clip with soft edges (a clip shape): the picture is resampled into a scratch surface, the same
             // pixels as below, then copied through the clip by cairo pixel for pixel, which makes the clip's
             // coverage from its outline alone. The scratch spans the clip's whole extents, not just the ink: cairo
@@ -114,7 +109,7 @@ extension FrameRenderer {
         cairo_surface_flush(target)
         composite(picture, cells: raster.cells, matrix: matrix, anchor: anchor, mask: mask, onto: output, width: width, height: height,
                   offset: offset, rectangles: rectangles.map {
-                      PixelRect(x: Int($0.x) + offset.x, y: Int($0.y) + offset.y, width: Int($0.width), height: Int($0.height))
+                      PixelRect(x: $0.x + offset.x, y: $0.y + offset.y, width: $0.width, height: $0.height)
                   })
         cairo_surface_mark_dirty(target)
         resampledPaints += 1

@@ -119,8 +119,8 @@ extension FrameRenderer {
         let shadowFirst = node.shadow != nil && blurSigma == 0 && node.mask == nil && node.hueRotation == 0
         // The clip comes after the blur: a blurred node is clipped once its pixels are blurred.
         let clipAfterBlur = blurSigma > 0 ? node.clipShape : nil
+        if shadowFirst { drawShadowBeneath(node, shadowHue: shadowHue, in: layerContext) }
         withoutClipShapes {
-            if shadowFirst { drawShadowBeneath(node, shadowHue: shadowHue, in: layerContext) }
             if clipAfterBlur != nil { drawContent(node, alpha: 1, in: layerContext) } else { drawClippedContent(node, alpha: 1, in: layerContext) }
         }
         if node.hueRotation != 0 || blurSigma > 0 {

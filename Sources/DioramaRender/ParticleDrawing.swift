@@ -12,7 +12,7 @@ extension FrameRenderer {
         cairo_get_matrix(cr, &m)
         let target = cairo_get_group_target(cr)!
         let axisAligned = abs(m.yx) < 1e-9 && abs(m.xy) < 1e-9 && m.xx > 0 && abs(m.xx - m.yy) <= 1e-9 * m.xx
-        guard axisAligned, isPixelExact(target), clipIsPixelRegion(cr), let clip = deviceClip(cr) else {
+        guard axisAligned, isPixelExact(target), wholePixelClip(cr) != nil, let clip = deviceClip(cr) else {
             drawParticlePaths(system, alpha: alpha, in: cr)
             return
         }

@@ -77,16 +77,9 @@ import Testing
             let expected = try cairo.render(snapshot, width: width, height: height)
             let empty = try FrameRenderer().render(RenderFixtures.snapshot(width: 300, height: 220, background: Color(red: 0.1, green: 0.15, blue: 0.2), []),
                                                    width: width, height: height)
-            var largest = 0, drawn = 0, far = 0
-            for pixel in stride(from: 0, to: actual.bytes.count, by: 4) {
-                var worst = 0
-                for channel in 0..<4 {
-                    worst = max(worst, abs(Int(actual.bytes[pixel + channel]) - Int(expected.bytes[pixel + channel])))
-                }
-                largest = max(largest, worst)
-                if worst > 2 { far += 1 }
-                if expected.bytes[pixel..<pixel + 4] != empty.bytes[pixel..<pixel + 4] { drawn += 1 }
-            }
+            let comparison = FrameComparison(actual, expected)
+            let (largest, far) = (comparison.largest, comparison.beyondTwo)
+            let drawn = FrameComparison.drawnPixels(expected, over: empty)
             // Both interpolate straight colours and premultiply; ours reads a table whose neighbouring entries
             // differ by up to two levels, pixman interpolates exactly; then both round.
             #expect(largest <= 3, "\(name), \(placement), \(width)x\(height): largest difference \(largest), \(far) of \(drawn) pixels off by more than 2")

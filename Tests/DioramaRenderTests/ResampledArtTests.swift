@@ -91,14 +91,9 @@ import Testing
             let expected = try cairo.render(snapshot, width: width, height: height)
             let empty = try FrameRenderer().render(RenderFixtures.snapshot(width: 400, height: 300, background: Color(red: 0.1, green: 0.2, blue: 0.3), []),
                                                    width: width, height: height)
-            var largest = 0, far = 0, drawn = 0
-            for pixel in stride(from: 0, to: actual.bytes.count, by: 4) {
-                var worst = 0
-                for channel in 0..<4 { worst = max(worst, abs(Int(actual.bytes[pixel + channel]) - Int(expected.bytes[pixel + channel]))) }
-                largest = max(largest, worst)
-                if worst > 2 { far += 1 }
-                if actual.bytes[pixel..<pixel + 4] != empty.bytes[pixel..<pixel + 4] { drawn += 1 }
-            }
+            let comparison = FrameComparison(actual, expected)
+            let (largest, far) = (comparison.largest, comparison.beyondTwo)
+            let drawn = FrameComparison.drawnPixels(actual, over: empty)
             let pixels = actual.bytes.count / 4
             // Both bilinear, in the same place: they differ on the edge rows of the cached ink box, where cairo's
             // sampling of the cut raster gives a little less of the edge (up to 47 of 255 on 0.02 % of pixels here);
