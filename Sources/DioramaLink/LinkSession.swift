@@ -104,6 +104,9 @@ public final class LinkSession: @unchecked Sendable {
     public var tempo: Double { dlink_tempo(link) }
 
     /// Changes the tempo for every peer from `micros` on (the beat at `micros` stays where it is).
+    /// Link applies each commit again on its network thread, re-anchored at that moment with the session's tempo as
+    /// it was then: right after another commit (a force), the old tempo can show for a moment. Diorama runs at one
+    /// tempo and never does that.
     public func setTempo(_ tempo: Double, at micros: Int64) {
         dlink_set_tempo(link, tempo, micros)
     }
