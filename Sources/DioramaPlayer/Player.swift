@@ -129,6 +129,9 @@ public final class Player {
     /// The scene being left by the last navigation and its time then, so it slides away as it was.
     private var outgoing: (scene: Int, time: Double)?
     private var lastFrameStart: Double?
+    /// True when the window's last frame was drawn by `dependencies.renderer` (not the first frame's copy of a
+    /// background render, nor cleared after a failure), so it may draw only what changed over it.
+    private var rendererDrewLast = false
     /// Set when the window must be drawn again although the frame did not change (resized, uncovered).
     private var needsDraw = true
     /// Identical frames in a row that were not drawn again (paused, nothing moving).
@@ -263,7 +266,7 @@ public final class Player {
                                 dependencies: PlayerDependencies) throws(WindowError) -> Double {
         let viewport = Letterbox(canvas: frame.canvas, window: window.drawableSize).viewport
         let ready = prerendered?.wait()
-        try window.drawFrame(viewport: viewport, clock: dependencies.now) { pixels, width, height, stride in
+        try window.drawFrame(viewport: viewport, clock: dependencies.now) { pixels, width, height, stride, _ in
             if let ready, ready.width == width, ready.height == height {
                 ready.pixels.withUnsafeBytes { source in
                     for row in 0..<height {
@@ -273,7 +276,8 @@ public final class Player {
                 return
             }
             do {
-                try dependencies.renderer.draw(frame, into: pixels, width: width, height: height, stride: stride)
+                try dependencies.renderer.draw(frame, into: pixels, width: width, height: height, stride: stride,
+                                               holdsLastFrame: false)
             } catch {
                 pixels.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)
             }
@@ -355,11 +359,14 @@ public final class Player {
         needsDraw = false
         lastStepSkipped = false
         var renderFailure: String?
-        let cost = try window.drawFrame(viewport: letterbox.viewport, clock: dependencies.now) { pixels, width, height, stride in
+        let cost = try window.drawFrame(viewport: letterbox.viewport, clock: dependencies.now) { pixels, width, height, stride, holdsLastDraw in
             do {
-                try dependencies.renderer.draw(frame, into: pixels, width: width, height: height, stride: stride)
+                try dependencies.renderer.draw(frame, into: pixels, width: width, height: height, stride: stride,
+                                               holdsLastFrame: holdsLastDraw && rendererDrewLast)
+                rendererDrewLast = true
             } catch {
                 pixels.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)
+                rendererDrewLast = false
                 renderFailure = "\(error)"
             }
         }
@@ -410,7 +417,9 @@ public final class Player {
             guard let translated = SDLInput.translate(event, pixelRatio: window.pixelRatio, letterbox: letterbox) else { continue }
             switch translated {
             case .close: end = .quit
-            case .resized: needsDraw = true
+            case .resized:
+                needsDraw = true
+                window.forgetLastDraw()
             case .input(let input):
                 if case .pointerUp(let point) = input, tap(at: point, now: now) { continue }
                 for intent in viewer.handle(input, at: now, context: viewerContext) { apply(intent, now: now) }
@@ -707,7 +716,8 @@ final class BackgroundFrame: @unchecked Sendable {
         let thread = Thread { [self] in
             var pixels = [UInt32](repeating: 0, count: max(1, width * height))
             let drawn: Bool = pixels.withUnsafeMutableBytes { buffer in
-                (try? makeRenderer().draw(snapshot, into: buffer.baseAddress!, width: width, height: height, stride: width * 4)) != nil
+                (try? makeRenderer().draw(snapshot, into: buffer.baseAddress!, width: width, height: height, stride: width * 4,
+                                          holdsLastFrame: false)) != nil
             }
             if drawn { result = (pixels, width, height) }
             done.signal()

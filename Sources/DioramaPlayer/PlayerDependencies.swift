@@ -25,7 +25,10 @@ extension SceneSource {
 public protocol SnapshotRendering: AnyObject {
     /// Draws `snapshot` scaled to fit `width`×`height` pixels, letterboxed, into premultiplied ARGB32
     /// pixels (`stride` bytes per row; the same layout as SDL_PIXELFORMAT_ARGB8888), covering every pixel.
-    func draw(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) throws
+    /// `holdsLastFrame`: the pixels still hold, untouched, what this renderer drew into them last (a window surface
+    /// drawn again), so it may write only what changed.
+    func draw(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
+              holdsLastFrame: Bool) throws
 }
 
 /// A scenes file that loaded, and the files to watch for live reload.

@@ -50,6 +50,14 @@ public final class FrameRenderer {
     /// a gradient fill makes its coverage through the same clips (GradientFill.swift).
     var clipShapes: [(geometry: Geometry, matrix: cairo_matrix_t)] = []
     var clipBase: [PixelRect]?
+    /// The edges and cells of the solid fill being scan-converted (SolidFill.swift), kept to reuse their storage.
+    var edges: [FillEdge] = []
+    var fillCells: [Double] = []
+    var fillTouched: [Bool] = []
+    /// False fills solid shapes with cairo (the reference for the solid fill tests).
+    var rasterizesFills = true
+    /// Solid fills scan-converted by `fillSolid`, for tests.
+    var filledSolids = 0
     /// False fills gradients with cairo's own patterns (the reference for the gradient tests).
     var evaluatesGradients = true
     /// Gradient fills evaluated by `fillGradient`, for tests.
@@ -82,6 +90,8 @@ public final class FrameRenderer {
     /// True when `lastFrame` holds the frame of `previousFrame`'s nodes.
     private var lastFrameIsCurrent = false
     private var lastFootprints: [NodeFootprint] = []
+    /// The pixels the last frame was rendered into, whole (nil after a failed render).
+    private var lastTarget: Target?
     /// How many damage areas the last frame drew (0: nothing changed; nil: the whole frame), for tests.
     private(set) var lastDamage: [PixelRect]?
     /// False draws every frame whole (the reference the damage tests compare with).
@@ -133,8 +143,11 @@ public final class FrameRenderer {
     /// - Parameters:
     ///   - pixels: `height` rows of `stride` bytes, premultiplied ARGB32 (SDL_PIXELFORMAT_ARGB8888).
     ///   - stride: bytes per row; at least `width × 4` and a multiple of 4.
+    ///   - holdsLastFrame: the caller's word that `pixels` still hold, untouched, what this renderer drew into them
+    ///     last (a window surface drawn again, a buffer reused frame after frame). Then only the areas that changed
+    ///     are written; a whole frame's copy otherwise. Ignored when the last render went to other pixels.
     public func render(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int,
-                       stride: Int) throws {
+                       stride: Int, holdsLastFrame: Bool = false) throws {
         guard width > 0, height > 0, width <= 16384, height <= 16384 else {
             throw RenderError("cannot render a \(width)x\(height) frame: width and height must be 1...16384 pixels")
         }
@@ -149,6 +162,7 @@ public final class FrameRenderer {
                 helper.vectorRasters.ensureCapacity(8 * width * height * 4)
                 // The references' switches (tests): helpers must draw as this renderer decides clip-safety.
                 (helper.evaluatesGradients, helper.resamplesArt, helper.resamplesEveryCell) = (evaluatesGradients, resamplesArt, resamplesEveryCell)
+                helper.rasterizesFills = rasterizesFills
             }
         }
         let key = FrameKey(width: width, height: height, canvas: snapshot.canvas, background: snapshot.background)
@@ -168,14 +182,25 @@ public final class FrameRenderer {
             })
         }
         let prefix = staticPrefixes.last!
+        let target = Target(pixels: pixels, stride: stride, key: key)
+        let targetIsCurrent = holdsLastFrame && lastTarget == target
+        lastTarget = nil
         do {
-            try drawChanges(snapshot, key: key, prefix: prefix, into: pixels, stride: stride)
+            try drawChanges(snapshot, key: key, prefix: prefix, into: pixels, stride: stride, targetIsCurrent: targetIsCurrent)
         } catch {
             // Half drawn: the next frame starts afresh.
             lastFrameIsCurrent = false
             throw error
         }
+        lastTarget = target
         previousFrame = (key, snapshot.nodes)
+    }
+
+    /// Where a frame was rendered: pixels that hold it whole while their owner leaves them alone.
+    private struct Target: Equatable {
+        var pixels: UnsafeMutableRawPointer
+        var stride: Int
+        var key: FrameKey
     }
 
     /// Draws the frame into `pixels`: when the last frame is kept and only small areas changed since, as the last
@@ -183,7 +208,7 @@ public final class FrameRenderer {
     /// after it. The frame is kept (one more copy of it) only while the changes from frame to frame stay small, so
     /// scenes that change everywhere pay nothing for damage.
     private func drawChanges(_ snapshot: Snapshot, key: FrameKey, prefix: StaticPrefix, into pixels: UnsafeMutableRawPointer,
-                             stride: Int) throws {
+                             stride: Int, targetIsCurrent: Bool) throws {
         let placement = CanvasPlacement(canvas: snapshot.canvas, outputWidth: key.width, outputHeight: key.height)
         let ctm = cairo_matrix_t(xx: placement.scale, yx: 0, xy: 0, yy: placement.scale, x0: placement.originX, y0: placement.originY)
         // A node equal to the last frame's keeps its footprint (measuring text and paths for every node costs).
@@ -237,7 +262,11 @@ public final class FrameRenderer {
         lastDamage = areas
         if threads > 1 {
             try drawAreasOnThreads(snapshot, areas: areas, prefix: prefix, footprints: footprints, onto: lastFrame)
-            copyOnThreads(lastFrame, into: pixels, stride: stride)
+            if targetIsCurrent {
+                for area in areas { lastFrame.copy(into: pixels, stride: stride, area: area) }
+            } else {
+                copyOnThreads(lastFrame, into: pixels, stride: stride)
+            }
             return
         }
         if !areas.isEmpty {
@@ -252,7 +281,11 @@ public final class FrameRenderer {
                 }
             }
         }
-        lastFrame.copy(into: pixels, stride: stride)
+        if targetIsCurrent {
+            for area in areas { lastFrame.copy(into: pixels, stride: stride, area: area) }
+        } else {
+            lastFrame.copy(into: pixels, stride: stride)
+        }
     }
 
     /// Renders a snapshot and writes it as a PNG file (replacing any file at `url`).

@@ -8,10 +8,15 @@ extension FrameRenderer {
     func drawShape(_ shape: ShapeSnapshot, bounds: Rect, alpha: Double, in cr: OpaquePointer) {
         let from = min(max(shape.trimFrom, 0), 1), to = min(max(shape.trimTo, 0), 1)
         guard to > from else { return }
+        let trimmed = from > 0 || to < 1
+        // A solid fill of the whole outline is scan-converted by our own code (SolidFill.swift), from the geometry.
+        let filled = !trimmed && shape.fill.map { fillSolid($0, geometry: shape.geometry, alpha: alpha, in: cr) } == true
+        let stroked = (shape.stroke?.width ?? 0) > 0
+        if filled && !stroked { return }
         cairo_new_path(cr)
         addPath(shape.geometry, to: cr)
-        if from > 0 || to < 1 { trimPath(cr, from: from, to: to) }
-        if let fill = shape.fill, !fillGradient(fill, bounds: bounds, alpha: alpha, in: cr, path: { pen in
+        if trimmed { trimPath(cr, from: from, to: to) }
+        if !filled, let fill = shape.fill, !fillGradient(fill, bounds: bounds, alpha: alpha, in: cr, path: { pen in
             addPath(shape.geometry, to: pen)
             if from > 0 || to < 1 { trimPath(pen, from: from, to: to) }
         }) {

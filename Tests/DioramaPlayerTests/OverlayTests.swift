@@ -109,7 +109,7 @@ import Testing
         let snapshot = ClockSceneSource().snapshot(of: document, scene: 1, time: 1.5, language: "en")
         let background = BackgroundFrame(snapshot, width: 320, height: 180) { FlatRenderer() }
         var here = [UInt32](repeating: 0, count: 320 * 180)
-        here.withUnsafeMutableBytes { FlatRenderer().draw(snapshot, into: $0.baseAddress!, width: 320, height: 180, stride: 320 * 4) }
+        here.withUnsafeMutableBytes { FlatRenderer().draw(snapshot, into: $0.baseAddress!, width: 320, height: 180, stride: 320 * 4, holdsLastFrame: false) }
         let drawn = try #require(background.wait())
         #expect(drawn.width == 320 && drawn.height == 180)
         #expect(drawn.pixels == here)

@@ -22,7 +22,7 @@ extension WindowSuites {
             var pixels = [UInt32](repeating: 0, count: width * height)
             try pixels.withUnsafeMutableBytes { buffer in
                 try CairoSnapshotRenderer(imageDirectory: nil).draw(snapshot, into: buffer.baseAddress!, width: width,
-                                                                    height: height, stride: width * 4)
+                                                                    height: height, stride: width * 4, holdsLastFrame: false)
             }
             return pixels
         }
@@ -126,5 +126,42 @@ extension WindowSuites.WindowPixelTests {
         let tall = PlayerWindow.letterboxBars(around: SDL_Rect(x: 90, y: 0, w: 320, h: 180), in: Size(width: 500, height: 180))
         #expect(tall.count == 2 && area(tall) + 320 * 180 == 500 * 180)
         #expect(tall.allSatisfy { $0.x + $0.w <= 90 || $0.x >= 410 })
+    }
+}
+
+extension WindowSuites.WindowPixelTests {
+    /// Records whether each draw was told that the window's pixels still hold the last frame.
+    private final class VouchRecorder: SnapshotRendering {
+        let wrapped = CairoSnapshotRenderer(imageDirectory: nil)
+        var vouched: [Bool] = []
+
+        func draw(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
+                  holdsLastFrame: Bool) throws {
+            vouched.append(holdsLastFrame)
+            try wrapped.draw(snapshot, into: pixels, width: width, height: height, stride: stride, holdsLastFrame: holdsLastFrame)
+        }
+    }
+
+    /// The software renderer's window surface keeps the last frame, so the renderer writes only what changed (the
+    /// clock bar's tip): frame after frame, and after a resize, the window still shows the headless render.
+    @Test func frameAfterFrameTheWindowSurfaceMatchesTheHeadlessRender() throws {
+        let recorder = VouchRecorder()
+        let h = try PlayerHarness(showsOverlay: false, renderer: recorder, windowRenderer: .software)
+        h.player.capturesFrames = true
+        try h.player.step()
+        for step in 0..<12 {
+            if step == 8 {
+                // The surface is made again: the next frame must be drawn whole.
+                SDL_SetWindowSize(h.player.window.window, 480, 270)
+                SDL_PumpEvents()
+            }
+            try h.advance(1.0 / 30)
+            let captured = try #require(h.player.capturedFrame)
+            let frame = try #require(h.player.lastFrame)
+            let expected = try headless(frame.snapshot, width: Int(frame.viewport.width), height: Int(frame.viewport.height))
+            #expect(differences(captured, viewport: frame.viewport, expected: expected) == 0, "step \(step)")
+        }
+        #expect(recorder.vouched.filter { $0 }.count >= 6, "\(recorder.vouched)")
+        #expect(recorder.vouched.first == false)
     }
 }

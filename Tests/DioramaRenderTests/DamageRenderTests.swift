@@ -126,3 +126,68 @@ import Testing
         #expect(cut > 120, "\(cut) frames drawn in areas")
     }
 }
+
+/// Pixels that still hold the last frame (a window surface drawn again): only the changed areas are written.
+extension DamageRenderTests {
+    /// The shipped scenes played into one buffer the caller vouches for: every frame equals the frame drawn whole.
+    @Test func aBufferHoldingTheLastFrameGetsTheWholeFrame() throws {
+        let loaded = try load()
+        let evaluator = SceneEvaluator(document: loaded.document)
+        let directory = URL(fileURLWithPath: loaded.baseDirectory)
+        let renderer = FrameRenderer(imageDirectory: directory), reference = FrameRenderer(imageDirectory: directory)
+        reference.usesDamage = false
+        var pixels = [UInt8](repeating: 0, count: 640 * 360 * 4)
+        var damaged = 0, frames = 0
+        for (index, scene) in loaded.document.scenes.enumerated() {
+            for k in 0..<Int(min(scene.duration.doubleValue, 4) * 15) {
+                let snapshot = evaluator.snapshot(scene: index, at: Double(k) / 15)
+                try pixels.withUnsafeMutableBytes { buffer in
+                    try renderer.render(snapshot, into: buffer.baseAddress!, width: 640, height: 360, stride: 640 * 4,
+                                        holdsLastFrame: true)
+                }
+                frames += 1
+                if renderer.lastDamage?.isEmpty == false { damaged += 1 }
+                let expected = try reference.render(snapshot, width: 640, height: 360)
+                guard pixels == expected.bytes else {
+                    Issue.record("\(scene.id) at \(Double(k) / 15) s differs from the whole frame")
+                    return
+                }
+            }
+        }
+        #expect(damaged * 3 > frames, "\(damaged) of \(frames) frames drawn in areas")
+    }
+
+    /// A pixel outside the changed areas keeps what the caller's buffer has there only when the caller vouches for
+    /// the buffer and it is the last frame's; otherwise the whole frame is written.
+    @Test(arguments: [(true, false), (false, false), (true, true)])
+    func onlyTheChangedAreasAreWrittenWhenTheCallerVouches(holdsLastFrame: Bool, otherBuffer: Bool) throws {
+        func frame(_ x: Double) -> Snapshot {
+            RenderFixtures.snapshot(width: 640, height: 360, background: Color(red: 0.6, green: 0.8, blue: 0.9),
+                                    [RenderFixtures.rect(Rect(x: x, y: 20, width: 30, height: 30), fill: .solid(RenderFixtures.red))])
+        }
+        let count = 640 * 360 * 4
+        let pixels = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+        let other = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+        defer {
+            pixels.deallocate()
+            other.deallocate()
+        }
+        let renderer = FrameRenderer()
+        // The first frame is drawn whole, the second too (and kept), the third in an area around the square.
+        for x in [10.0, 14] {
+            try renderer.render(frame(x), into: pixels, width: 640, height: 360, stride: 640 * 4, holdsLastFrame: holdsLastFrame)
+        }
+        let far = (300 * 640 + 600) * 4
+        pixels.storeBytes(of: 0x12, toByteOffset: far, as: UInt8.self)
+        other.copyMemory(from: pixels, byteCount: count)
+        let target = otherBuffer ? other : pixels
+        try renderer.render(frame(18), into: target, width: 640, height: 360, stride: 640 * 4, holdsLastFrame: holdsLastFrame)
+        #expect(renderer.lastDamage?.isEmpty == false, "drawn in areas")
+
+        let whole = try FrameRenderer().render(frame(18), width: 640, height: 360).bytes
+        #expect(whole[far] != 0x12, "the scribble is not the frame's")
+        var expected = whole
+        if holdsLastFrame && !otherBuffer { expected[far] = 0x12 }
+        #expect(Array(UnsafeRawBufferPointer(start: target, count: count)) == expected)
+    }
+}

@@ -12,7 +12,8 @@ public final class CairoSnapshotRenderer: SnapshotRendering {
         renderer = FrameRenderer(imageDirectory: imageDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }, threads: threads)
     }
 
-    public func draw(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) throws {
-        try renderer.render(snapshot, into: pixels, width: width, height: height, stride: stride)
+    public func draw(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
+                     holdsLastFrame: Bool) throws {
+        try renderer.render(snapshot, into: pixels, width: width, height: height, stride: stride, holdsLastFrame: holdsLastFrame)
     }
 }

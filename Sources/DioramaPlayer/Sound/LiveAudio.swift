@@ -88,8 +88,9 @@ final class LazyRenderer: SnapshotRendering {
         self.make = make
     }
 
-    func draw(_ snapshot: DioramaTimeline.Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) throws {
-        try renderer.draw(snapshot, into: pixels, width: width, height: height, stride: stride)
+    func draw(_ snapshot: DioramaTimeline.Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
+              holdsLastFrame: Bool) throws {
+        try renderer.draw(snapshot, into: pixels, width: width, height: height, stride: stride, holdsLastFrame: holdsLastFrame)
     }
 }
 

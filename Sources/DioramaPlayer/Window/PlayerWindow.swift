@@ -44,6 +44,8 @@ public final class PlayerWindow {
     public private(set) var isFullscreen = false
     /// Whether SDL's software renderer shows the frames (it draws on the window surface).
     private let isSoftware: Bool
+    /// The window surface's pixels and pitch the last frame was drawn into; nil once they may have changed since.
+    private var lastDrawnSurface: (pixels: UnsafeMutableRawPointer, pitch: Int, target: SDL_Rect)?
 
     /// Opens a resizable window `width`×`height` pixels, centred; vsync when asked and available.
     /// SDL_RENDER_DRIVER in the environment, when set, chooses the renderer instead of `renderer`.
@@ -115,26 +117,42 @@ public final class PlayerWindow {
     public func setTitle(_ title: String) { SDL_SetWindowTitle(window, title) }
 
     public func toggleFullscreen() {
+        forgetLastDraw()
         isFullscreen.toggle()
         SDL_SetWindowFullscreen(window, isFullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
     }
 
+    /// The next frame's pixels are not to be taken for the last one's (the window was resized or uncovered: SDL may
+    /// have made its surface again, perhaps at the same address).
+    public func forgetLastDraw() {
+        lastDrawnSurface = nil
+    }
+
     /// Draws one frame: `draw` fills the texture's pixels (ARGB8888, `width`×`height`, `stride` bytes
     /// per row) for `viewport`, which is then placed in the window over a black letterbox.
+    /// `holdsLastDraw` tells `draw` that the pixels are the ones the last call's `draw` filled, untouched since
+    /// (the software renderer's window surface, which SDL keeps until the window is resized).
     /// Returns seconds spent drawing (in `draw`) and uploading (unlock and copy), for the benchmark.
     @discardableResult
     public func drawFrame(viewport: Rect, clock: () -> Double,
-                          draw: (_ pixels: UnsafeMutableRawPointer, _ width: Int, _ height: Int, _ stride: Int) -> Void)
+                          draw: (_ pixels: UnsafeMutableRawPointer, _ width: Int, _ height: Int, _ stride: Int,
+                                 _ holdsLastDraw: Bool) -> Void)
         throws(WindowError) -> (draw: Double, upload: Double) {
         let width = max(1, Int(viewport.width)), height = max(1, Int(viewport.height))
         var target = SDL_Rect(x: Int32(viewport.x), y: Int32(viewport.y), w: Int32(width), h: Int32(height))
+        let last = lastDrawnSurface
+        lastDrawnSurface = nil
         if let surface = windowSurface(holding: target), SDL_LockSurface(surface) == 0 {
             // The software renderer shows the window surface as it is: draw the frame straight into it.
             defer { SDL_UnlockSurface(surface) }
             guard let base = surface.pointee.pixels else { throw .sdl("reach the window's pixels") }
             let pitch = Int(surface.pointee.pitch)
+            let pixels = base + Int(target.y) * pitch + Int(target.x) * 4
+            let holdsLastDraw = last.map { $0.pixels == pixels && $0.pitch == pitch && $0.target.x == target.x
+                && $0.target.y == target.y && $0.target.w == target.w && $0.target.h == target.h } == true
             let start = clock()
-            draw(base + Int(target.y) * pitch + Int(target.x) * 4, width, height, pitch)
+            draw(pixels, width, height, pitch, holdsLastDraw)
+            lastDrawnSurface = (pixels, pitch, target)
             let drawn = clock()
             var bars = Self.letterboxBars(around: target, in: Size(width: Double(surface.pointee.w), height: Double(surface.pointee.h)))
             if !bars.isEmpty { SDL_FillRects(surface, &bars, Int32(bars.count), SDL_MapRGB(surface.pointee.format, 0, 0, 0)) }
@@ -154,7 +172,8 @@ public final class PlayerWindow {
         var pitch: Int32 = 0
         guard SDL_LockTexture(texture, nil, &pixels, &pitch) == 0, let pixels else { throw .sdl("lock the frame texture") }
         let start = clock()
-        draw(pixels, width, height, Int(pitch))
+        // A locked texture's pixels are SDL's to choose: they never hold the last frame.
+        draw(pixels, width, height, Int(pitch), false)
         let drawn = clock()
         SDL_UnlockTexture(texture)
         // Only the letterbox bars need black: the frame covers the rest (clearing the whole window costs the

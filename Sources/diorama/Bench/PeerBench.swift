@@ -126,7 +126,8 @@ struct PeerBench: ParsableCommand {
                 func draw(with renderer: FrameRenderer) throws {
                     let snapshot = evaluator.snapshot(scene: 0, at: time)
                     try output.bytes.withUnsafeMutableBytes { buffer in
-                        try renderer.render(snapshot, into: buffer.baseAddress!, width: width, height: height, stride: width * 4)
+                        try renderer.render(snapshot, into: buffer.baseAddress!, width: width, height: height, stride: width * 4,
+                                            holdsLastFrame: true)
                     }
                 }
                 try ours.measure(frame) { try draw(with: single) }

@@ -184,12 +184,13 @@ private final class TimedRenderer: SnapshotRendering {
         self.wrapped = wrapped
     }
 
-    func draw(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) throws {
+    func draw(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
+              holdsLastFrame: Bool) throws {
         let start = RenderBench.threadCPUTime()
         defer {
             lastCPU = (RenderBench.threadCPUTime() - start) / 1000
             draws += 1
         }
-        try wrapped.draw(snapshot, into: pixels, width: width, height: height, stride: stride)
+        try wrapped.draw(snapshot, into: pixels, width: width, height: height, stride: stride, holdsLastFrame: holdsLastFrame)
     }
 }

@@ -12,8 +12,9 @@ struct RenderBench: AsyncParsableCommand {
         abstract: "Measure frame render cost per scene, the blur, and headless PNG throughput; prints figures.",
         discussion: """
             1. Per scene: every frame at --frame-rate (default 30) over the first --seconds of the scene \
-            (default 10) is rendered with one renderer, as the player does (with --overlay, under the \
-            player's overlay; with --threads N, each frame drawn on N threads); prints the median and 95th percentile \
+            (default 10) is rendered with one renderer into one buffer, as the player does into its window surface \
+            (only what changed since the last frame is written; with --overlay, under the player's overlay; with \
+            --threads N, each frame drawn on N threads); prints the median and 95th percentile \
             milliseconds per frame (snapshot evaluation excluded, and shown on its own). With --at S, also the \
             steadiest figure for one frame: the best of many renders of the frame at S s.
             2. A gaussian blur of a 300x300 premultiplied region at radius 20, as drawn (reduced resolution) \
@@ -135,7 +136,8 @@ struct RenderBench: AsyncParsableCommand {
                     try frame.bytes.withUnsafeMutableBytes { buffer in
                         let cpuStart = Self.threadCPUTime()
                         let elapsed = try clock.measure {
-                            try renderer.render(snapshot!, into: buffer.baseAddress!, width: width, height: height, stride: width * 4)
+                            try renderer.render(snapshot!, into: buffer.baseAddress!, width: width, height: height, stride: width * 4,
+                                                holdsLastFrame: true)
                         }
                         // The very first frame fills the caches (fonts, sprites, the static background): shown apart.
                         if pass == 0 && k == 0 {
@@ -232,7 +234,8 @@ struct RenderBench: AsyncParsableCommand {
             var wall = 0.0
             try frame.bytes.withUnsafeMutableBytes { buffer in
                 wall = try clock.measure {
-                    try renderer.render(pair[index % 2], into: buffer.baseAddress!, width: width, height: height, stride: width * 4)
+                    try renderer.render(pair[index % 2], into: buffer.baseAddress!, width: width, height: height, stride: width * 4,
+                                        holdsLastFrame: true)
                 }.milliseconds
             }
             // On several threads the calling thread's CPU time misses the others' work: the wall clock instead.

@@ -8,7 +8,8 @@ import DioramaTimeline
 final class FlatRenderer: SnapshotRendering {
     init() {}
 
-    func draw(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) {
+    func draw(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
+              holdsLastFrame: Bool) {
         let rows = pixels.assumingMemoryBound(to: UInt8.self)
         for y in 0..<height {
             (rows + y * stride).withMemoryRebound(to: UInt32.self, capacity: width) { $0.update(repeating: 0xFF00_0000, count: width) }

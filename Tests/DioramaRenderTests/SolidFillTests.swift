@@ -1,0 +1,251 @@
+import CCairo
+@testable import DioramaRender
+import DioramaDocument
+import DioramaTestSupport
+import DioramaTimeline
+import Foundation
+import Testing
+
+/// Solid fills scan-converted by our own code (SolidFill.swift): exact coverage, cairo's compositing, the same pixels
+/// in any part of the target, and cairo's fill where ours does not apply.
+@Suite struct SolidFillTests {
+    /// Draws `shape` under `matrix` into a `width`×`height` ARGB32 surface (cleared to `background`, premultiplied),
+    /// one context per part, each clipped to its part; returns the bytes and how many fills were ours.
+    private static func draw(_ shape: ShapeSnapshot, matrix: cairo_matrix_t = Transform2D.identity.cairoMatrix, alpha: Double = 1,
+                             width: Int = 120, height: Int = 90, background: UInt32 = 0, parts: [PixelRect]? = nil,
+                             ours: Bool = true, prepare: (OpaquePointer) -> Void = { _ in }) -> (bytes: [UInt32], filled: Int) {
+        let renderer = FrameRenderer()
+        renderer.rasterizesFills = ours
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        defer { cairo_surface_destroy(surface) }
+        let pixels = UnsafeMutableRawPointer(cairo_image_surface_get_data(surface)!).assumingMemoryBound(to: UInt32.self)
+        pixels.update(repeating: background, count: width * height)
+        cairo_surface_mark_dirty(surface)
+        for part in parts ?? [PixelRect(x: 0, y: 0, width: width, height: height)] {
+            let cr = cairo_create(surface)!
+            cairo_rectangle(cr, Double(part.x), Double(part.y), Double(part.width), Double(part.height))
+            cairo_clip(cr)
+            var placed = matrix
+            cairo_set_matrix(cr, &placed)
+            prepare(cr)
+            renderer.drawShape(shape, bounds: Rect(x: 0, y: 0, width: 100, height: 100), alpha: alpha, in: cr)
+            cairo_destroy(cr)
+        }
+        cairo_surface_flush(surface)
+        return (Array(UnsafeBufferPointer(start: pixels, count: width * height)), renderer.filledSolids)
+    }
+
+    private static func fill(_ geometry: Geometry, _ color: Color = RenderFixtures.red) -> ShapeSnapshot {
+        ShapeSnapshot(geometry: geometry, fill: .solid(color), stroke: nil)
+    }
+
+    /// Coverage in 0...1 of a pixel, from its alpha.
+    private static func coverage(_ pixel: UInt32) -> Double { Double(pixel >> 24) / 255 }
+
+    /// A rectangle between pixels covers each pixel by the area it overlaps, to the nearest level.
+    @Test func aRectangleCoversEachPixelByItsArea() {
+        let (x0, y0, x1, y1) = (10.25, 5.5, 30.75, 20.125)
+        let (bytes, filled) = Self.draw(Self.fill(.rect(Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), cornerRadius: 0), .white))
+        #expect(filled == 1)
+        for y in 0..<90 {
+            for x in 0..<120 {
+                let overlapX = max(0, min(Double(x + 1), x1) - max(Double(x), x0))
+                let overlapY = max(0, min(Double(y + 1), y1) - max(Double(y), y0))
+                let expected = UInt32((overlapX * overlapY * 255).rounded())
+                #expect(bytes[y * 120 + x] >> 24 == expected, "pixel (\(x), \(y))")
+                if bytes[y * 120 + x] >> 24 != expected { return }
+            }
+        }
+    }
+
+    /// Triangles at random, wound either way, many across the target's sides: each pixel's coverage is the area of
+    /// the triangle inside it (clipped exactly, Sutherland–Hodgman), within a level.
+    @Test func trianglesCoverEachPixelByTheAreaInsideIt() {
+        var seed: UInt64 = 0x7A1A
+        func random() -> Double {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        /// The area of the polygon inside the unit pixel at (`x`, `y`).
+        func area(_ polygon: [Point], inPixel x: Int, _ y: Int) -> Double {
+            var points = polygon
+            let (left, top) = (Double(x), Double(y))
+            for (inside, cross) in [({ (p: Point) in p.x >= left }, { (a: Point, b: Point) in Point(x: left, y: a.y + (b.y - a.y) * (left - a.x) / (b.x - a.x)) }),
+                                    ({ (p: Point) in p.x <= left + 1 }, { (a: Point, b: Point) in Point(x: left + 1, y: a.y + (b.y - a.y) * (left + 1 - a.x) / (b.x - a.x)) }),
+                                    ({ (p: Point) in p.y >= top }, { (a: Point, b: Point) in Point(x: a.x + (b.x - a.x) * (top - a.y) / (b.y - a.y), y: top) }),
+                                    ({ (p: Point) in p.y <= top + 1 }, { (a: Point, b: Point) in Point(x: a.x + (b.x - a.x) * (top + 1 - a.y) / (b.y - a.y), y: top + 1) })] {
+                var kept: [Point] = []
+                for (index, current) in points.enumerated() {
+                    let previous = points[(index + points.count - 1) % points.count]
+                    if inside(current) {
+                        if !inside(previous) { kept.append(cross(previous, current)) }
+                        kept.append(current)
+                    } else if inside(previous) {
+                        kept.append(cross(previous, current))
+                    }
+                }
+                points = kept
+                if points.isEmpty { return 0 }
+            }
+            return abs(zip(points, points.dropFirst() + [points[0]]).reduce(0.0) { $0 + $1.0.x * $1.1.y - $1.1.x * $1.0.y }) / 2
+        }
+        for _ in 0..<12 {
+            let corners = (0..<3).map { _ in Point(x: -30 + random() * 180, y: -20 + random() * 130) }
+            let commands: [PathData.Command] = [.move(corners[0]), .line(corners[1]), .line(corners[2]), .close]
+            let (bytes, filled) = Self.draw(Self.fill(.path(PathData(commands: commands)), .white))
+            #expect(filled == 1)
+            var worst = 0
+            for y in 0..<90 {
+                for x in 0..<120 {
+                    let expected = Int((area(corners, inPixel: x, y) * 255).rounded())
+                    worst = max(worst, abs(Int(bytes[y * 120 + x] >> 24) - expected))
+                }
+            }
+            #expect(worst <= 1, "triangle \(corners): \(worst) levels off")
+        }
+    }
+
+    /// Turned and scaled shapes cover their area (the sum of coverage), and stay within the levels cairo's fill can
+    /// be off by: it flattens curves to within a tenth of a pixel and samples 15 sub-rows a pixel, so an edge pixel
+    /// can be an eighth of its area (32 levels) away; a pixel shifted by half is about 128.
+    @Test(arguments: ["circle", "ellipse turned", "rounded rect turned", "star path"])
+    func shapesCoverTheirAreaAndStayCloseToCairo(_ name: String) {
+        let turn = RenderFixtures.rotation(degrees: 31, around: Point(x: 50, y: 40)).concatenating(.scale(x: 1.1, y: 0.9))
+        let (geometry, matrix, area): (Geometry, cairo_matrix_t, Double)
+        switch name {
+        case "circle":
+            (geometry, matrix, area) = (.ellipse(center: Point(x: 60.3, y: 44.7), radiusX: 30.2, radiusY: 30.2), Transform2D.identity.cairoMatrix,
+                                        Double.pi * 30.2 * 30.2)
+        case "ellipse turned":
+            (geometry, matrix, area) = (.ellipse(center: Point(x: 50, y: 40), radiusX: 35, radiusY: 12), turn.cairoMatrix,
+                                        Double.pi * 35 * 12 * 1.1 * 0.9)
+        case "rounded rect turned":
+            let (w, h, r) = (50.0, 30.0, 8.0)
+            (geometry, matrix, area) = (.rect(Rect(x: 25, y: 25, width: w, height: h), cornerRadius: r), turn.cairoMatrix,
+                                        (w * h - (4 - Double.pi) * r * r) * 1.1 * 0.9)
+        default:
+            // A five-pointed star: its area from the shoelace formula.
+            var points: [Point] = []
+            for k in 0..<10 {
+                let radius = k % 2 == 0 ? 38.0 : 15.0, angle = Double(k) * .pi / 5 - .pi / 2
+                points.append(Point(x: 60 + radius * cos(angle), y: 45 + radius * sin(angle)))
+            }
+            let commands: [PathData.Command] = [.move(points[0])] + points.dropFirst().map { .line($0) } + [.close]
+            let shoelace = zip(points, points.dropFirst() + [points[0]]).reduce(0.0) { $0 + $1.0.x * $1.1.y - $1.1.x * $1.0.y }
+            (geometry, matrix, area) = (.path(PathData(commands: commands)), Transform2D.identity.cairoMatrix, abs(shoelace) / 2)
+        }
+        let ours = Self.draw(Self.fill(geometry, .white), matrix: matrix)
+        let cairo = Self.draw(Self.fill(geometry, .white), matrix: matrix, ours: false)
+        #expect(ours.filled == 1 && cairo.filled == 0)
+        let covered = ours.bytes.reduce(0.0) { $0 + Self.coverage($1) }
+        // Curves are flattened to within 0.05 pixel: the area is a little less than the curve's, by at most that
+        // along the outline (a perimeter under 250 pixels).
+        #expect(covered <= area + 0.5 && covered >= area - 0.05 * 250 - 0.5, "\(name): \(covered) against \(area)")
+        let largest = zip(ours.bytes, cairo.bytes).map { abs(Int($0 >> 24) - Int($1 >> 24)) }.max() ?? 0
+        #expect(largest <= 32, "\(name): \(largest) levels from cairo")
+        #expect(largest > 0, "\(name): cairo's fill, not ours")
+    }
+
+    /// Where the coverage is whole, the colour is composited exactly as cairo does (premultiplied, over what is there).
+    @Test(arguments: [1.0, 0.8, 0.35])
+    func wholeCoverageCompositesAsCairoDoes(alpha: Double) {
+        let colors = [Color(red: 0.9, green: 0.3, blue: 0.1, alpha: 1), Color(red: 0.2, green: 0.7, blue: 0.95, alpha: 0.6),
+                      Color(red: 1, green: 1, blue: 1, alpha: 0.13)]
+        for color in colors {
+            for background: UInt32 in [0, 0xFF10_2030, 0x8040_2010] {
+                let shape = Self.fill(.rect(Rect(x: 10, y: 10, width: 50, height: 40), cornerRadius: 0), color)
+                let ours = Self.draw(shape, alpha: alpha, background: background)
+                let cairo = Self.draw(shape, alpha: alpha, background: background, ours: false)
+                #expect(ours.filled == 1)
+                #expect(ours.bytes == cairo.bytes, "\(color) at \(alpha) over \(String(background, radix: 16))")
+            }
+        }
+    }
+
+    /// Drawn in bands and in strips, each its own context clipped to its part, a fill gives the bytes of the fill
+    /// drawn whole, also across a target's left and right sides (cairo's fill cut by a clip's side did not).
+    @Test(arguments: [31.0, 0.6])
+    func aFillHasTheSamePixelsInAnyPartOfTheTarget(alpha: Double) {
+        var seed: UInt64 = 0xF111
+        func random() -> Double {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        for _ in 0..<40 {
+            let center = Point(x: -20 + random() * 160, y: -10 + random() * 110)
+            let shape = Self.fill(.ellipse(center: center, radiusX: 2 + random() * 40, radiusY: 2 + random() * 40),
+                                  Color(red: random(), green: random(), blue: random(), alpha: 0.5 + random() / 2))
+            let turn = RenderFixtures.rotation(degrees: random() * 360, around: center)
+            let background: UInt32 = 0xFF33_6699
+            let whole = Self.draw(shape, matrix: turn.cairoMatrix, alpha: min(alpha, 1), background: background)
+            let bands = Self.draw(shape, matrix: turn.cairoMatrix, alpha: min(alpha, 1), background: background,
+                                  parts: stride(from: 0, to: 90, by: 7).map { PixelRect(x: 0, y: $0, width: 120, height: min(7, 90 - $0)) })
+            let strips = Self.draw(shape, matrix: turn.cairoMatrix, alpha: min(alpha, 1), background: background,
+                                   parts: stride(from: 0, to: 120, by: 11).map { PixelRect(x: $0, y: 0, width: min(11, 120 - $0), height: 90) })
+            #expect(bands.bytes == whole.bytes, "bands, circle at \(center)")
+            #expect(strips.bytes == whole.bytes, "strips, circle at \(center)")
+            #expect(whole.filled == 1 && strips.filled >= 1)
+        }
+    }
+
+    /// Non-zero winding: two squares wound the same way cover their overlap once; one wound against the other cuts
+    /// a hole.
+    @Test func overlapsCoverOnceAndCounterWoundOutlinesCutHoles() {
+        func square(_ x: Double, _ y: Double, _ side: Double, clockwise: Bool) -> [PathData.Command] {
+            let corners = [Point(x: x, y: y), Point(x: x + side, y: y), Point(x: x + side, y: y + side), Point(x: x, y: y + side)]
+            let ordered = clockwise ? corners : corners.reversed()
+            return [.move(ordered[0])] + ordered.dropFirst().map { .line($0) } + [.close]
+        }
+        let same = Self.draw(Self.fill(.path(PathData(commands: square(10, 10, 40, clockwise: true) + square(30, 30, 40, clockwise: true))), .white))
+        #expect(same.bytes[40 * 120 + 40] == 0xFFFF_FFFF, "the overlap")
+        #expect(same.bytes[20 * 120 + 20] == 0xFFFF_FFFF && same.bytes[60 * 120 + 60] == 0xFFFF_FFFF)
+        let hole = Self.draw(Self.fill(.path(PathData(commands: square(10, 10, 60, clockwise: true) + square(30, 30, 20, clockwise: false))), .white))
+        #expect(hole.bytes[40 * 120 + 40] == 0, "the hole")
+        #expect(hole.bytes[20 * 120 + 20] == 0xFFFF_FFFF)
+    }
+
+    /// Even-odd, another operator, a clip that is not whole pixels, a trimmed outline, an A8 target: cairo fills.
+    @Test func cairoFillsWhatOursDoesNot() {
+        let circle = Self.fill(.ellipse(center: Point(x: 50, y: 40), radiusX: 20, radiusY: 20))
+        #expect(Self.draw(circle).filled == 1)
+        #expect(Self.draw(circle) { cairo_set_fill_rule($0, CAIRO_FILL_RULE_EVEN_ODD) }.filled == 0)
+        #expect(Self.draw(circle) { cairo_set_operator($0, CAIRO_OPERATOR_ADD) }.filled == 0)
+        #expect(Self.draw(circle) { cr in
+            cairo_arc(cr, 50, 40, 15, 0, 2 * .pi)
+            cairo_clip(cr)
+        }.filled == 0)
+        var trimmed = circle
+        trimmed.trimTo = 0.5
+        #expect(Self.draw(trimmed).filled == 0)
+        // Far beyond cairo's fixed point: left to cairo, which clamps.
+        #expect(Self.draw(Self.fill(.rect(Rect(x: -5e6, y: 10, width: 1e7, height: 20), cornerRadius: 0))).filled == 0)
+
+        let renderer = FrameRenderer()
+        let mask = cairo_image_surface_create(CAIRO_FORMAT_A8, 100, 100)!
+        defer { cairo_surface_destroy(mask) }
+        let cr = cairo_create(mask)!
+        renderer.drawShape(circle, bounds: Rect(x: 0, y: 0, width: 100, height: 100), alpha: 1, in: cr)
+        cairo_destroy(cr)
+        #expect(renderer.filledSolids == 0)
+    }
+
+    /// Curves and lines of a path, and shapes that are empty or not finite, neither trap nor spill.
+    @Test func degenerateAndNonFiniteShapesDrawNothingOrStayInside() {
+        let nan = Double.nan
+        for geometry: Geometry in [.ellipse(center: Point(x: nan, y: 40), radiusX: 20, radiusY: 20),
+                                   .rect(Rect(x: 10, y: 10, width: 0, height: 30), cornerRadius: 0),
+                                   .path(PathData(commands: [.move(Point(x: 10, y: 10)), .line(Point(x: .infinity, y: 20)), .close])),
+                                   .path(PathData(commands: [.move(Point(x: 10, y: 10)), .line(Point(x: 50, y: nan)), .line(Point(x: 30, y: 60)), .close])),
+                                   .path(PathData(commands: [.line(Point(x: 10, y: 10))]))] {
+            let drawn = Self.draw(Self.fill(geometry))
+            #expect(drawn.bytes.allSatisfy { $0 == 0 } || drawn.filled == 0, "\(geometry)")
+        }
+        // A quadratic and a cubic: inside the box of their control points, and filled.
+        let curve = Self.draw(Self.fill(.path(PathData(commands: [.move(Point(x: 10, y: 80)), .quad(control: Point(x: 40, y: 0), to: Point(x: 70, y: 80)),
+                                                                   .cubic(control1: Point(x: 60, y: 90), control2: Point(x: 20, y: 90), to: Point(x: 10, y: 80)),
+                                                                   .close])), .white))
+        #expect(curve.filled == 1)
+        #expect(curve.bytes[60 * 120 + 40] == 0xFFFF_FFFF)
+        for y in 0..<90 { for x in 71..<120 { #expect(curve.bytes[y * 120 + x] == 0) } }
+    }
+}
