@@ -52,10 +52,12 @@ public final class FrameRenderer {
     var clipBase: [PixelRect]?
     /// The edges and cells of the solid fill being scan-converted (SolidFill.swift), kept to reuse their storage.
     var edges: [FillEdge] = []
-    var fillCells: [Double] = []
-    var fillTouched: [Bool] = []
+    var fillCells: [Int64] = []
+    var fillTouched: [UInt64] = []
     /// False fills solid shapes with cairo (the reference for the solid fill tests).
     var rasterizesFills = true
+    /// The largest shape (device pixels of its box) scan-converted by `fillSolid`; larger ones are cairo's.
+    var largestScanConvertedFill = 64.0 * 64
     /// Solid fills scan-converted by `fillSolid`, for tests.
     var filledSolids = 0
     /// False fills gradients with cairo's own patterns (the reference for the gradient tests).
@@ -162,7 +164,7 @@ public final class FrameRenderer {
                 helper.vectorRasters.ensureCapacity(8 * width * height * 4)
                 // The references' switches (tests): helpers must draw as this renderer decides clip-safety.
                 (helper.evaluatesGradients, helper.resamplesArt, helper.resamplesEveryCell) = (evaluatesGradients, resamplesArt, resamplesEveryCell)
-                helper.rasterizesFills = rasterizesFills
+                (helper.rasterizesFills, helper.largestScanConvertedFill) = (rasterizesFills, largestScanConvertedFill)
             }
         }
         let key = FrameKey(width: width, height: height, canvas: snapshot.canvas, background: snapshot.background)

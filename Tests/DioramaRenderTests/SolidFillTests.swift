@@ -16,6 +16,7 @@ import Testing
                              ours: Bool = true, prepare: (OpaquePointer) -> Void = { _ in }) -> (bytes: [UInt32], filled: Int) {
         let renderer = FrameRenderer()
         renderer.rasterizesFills = ours
+        renderer.largestScanConvertedFill = .infinity
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
         defer { cairo_surface_destroy(surface) }
         let pixels = UnsafeMutableRawPointer(cairo_image_surface_get_data(surface)!).assumingMemoryBound(to: UInt32.self)
@@ -217,6 +218,17 @@ import Testing
         var trimmed = circle
         trimmed.trimTo = 0.5
         #expect(Self.draw(trimmed).filled == 0)
+        // Large shapes are cairo's (with the renderer's own limit).
+        let large = FrameRenderer()
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 200, 200)!
+        defer { cairo_surface_destroy(surface) }
+        for radius in [30.0, 40] {
+            let cr = cairo_create(surface)!
+            large.drawShape(Self.fill(.ellipse(center: Point(x: 100, y: 100), radiusX: radius, radiusY: radius)),
+                            bounds: Rect(x: 0, y: 0, width: 200, height: 200), alpha: 1, in: cr)
+            cairo_destroy(cr)
+        }
+        #expect(large.filledSolids == 1, "60 pixels across: ours; 80: cairo's")
         // Far beyond cairo's fixed point: left to cairo, which clamps.
         #expect(Self.draw(Self.fill(.rect(Rect(x: -5e6, y: 10, width: 1e7, height: 20), cornerRadius: 0))).filled == 0)
 
