@@ -72,6 +72,7 @@ extension FrameRenderer {
         guard let bytes = cairo_image_surface_get_data(target) else { return true }
         let rowPixels = Int(cairo_image_surface_get_stride(target)) / 4
         let pixels = UnsafeMutableRawPointer(bytes).assumingMemoryBound(to: UInt32.self)
+        parts.withUnsafeBufferPointer { parts in
         outline.edges.withUnsafeBufferPointer { edges in
         fillTouched.withUnsafeMutableBufferPointer { touched in
         fillCells.withUnsafeMutableBufferPointer { cells in
@@ -99,6 +100,7 @@ extension FrameRenderer {
         }
         }
         }
+        }
         filledSolids += 1
         // In device units: cairo adds the surface's offset itself.
         cairo_surface_mark_dirty_rectangle(target, Int32(left), Int32(top), Int32(right - left), Int32(bottom - top))
@@ -112,73 +114,22 @@ extension FrameRenderer {
     /// Sums one row's cells into coverage, painting `source` through it over the parts (sorted by x) that hold device
     /// row `y`, in `row` (indexed by device column); clears the cells and blocks for the next strip.
     private static func composite(_ source: UInt32, cells: UnsafeMutablePointer<Int64>, touched: UnsafeMutablePointer<UInt64>,
-                                  columns: Int, left: Int, parts: [PixelRect], y: Int, row: UnsafeMutablePointer<UInt32>) {
-        let sourceAlpha = source >> 24
-        var sum: Int64 = 0
-        /// Paints `count` pixels from device column `x` at the coverage of `sum`.
-        @inline(__always) func paint(_ x: Int, _ count: Int) {
-            guard count > 0 else { return }
-            // Non-zero winding: any number of turns covers once.
-            let coverage = UInt32(truncatingIfNeeded: (min(abs(sum), FillEdge.unit) &* 255 &+ FillEdge.unit / 2) >> 32)
-            if coverage == 0 { return }
-            if coverage == 255 && sourceAlpha == 255 {
-                // pixman fills long runs with the widest stores the machine has.
-                if count < 32 || pixman_fill(row + x, Int32(count), 32, 0, 0, Int32(count), 1, source) == 0 {
-                    (row + x).update(repeating: source, count: count)
-                }
-                return
-            }
-            // pixman's OVER through an 8-bit mask: the source in the coverage, over the pixel.
-            let painted = coverage == 255 ? source : multiply(source, by: coverage)
-            let keep = 255 - (painted >> 24)
-            var x = x
-            let end = x + count
-            // Eight pixels at a time in vector registers, the same arithmetic.
-            while x + 8 <= end {
-                let raw = UnsafeMutableRawPointer(row + x)
-                raw.storeBytes(of: SIMD8(repeating: painted) &+ multiply(raw.loadUnaligned(as: SIMD8<UInt32>.self), by: keep),
-                               as: SIMD8<UInt32>.self)
-                x += 8
-            }
-            while x < end {
-                row[x] = painted &+ multiply(row[x], by: keep)
-                x += 1
-            }
-        }
-        var partIndex = 0
-        func nextPart() -> PixelRect? {
-            while partIndex < parts.count {
-                let part = parts[partIndex]
-                partIndex += 1
-                if part.y <= y && y < part.y + part.height { return part }
-            }
-            return nil
-        }
-        var part = nextPart()
+                                  columns: Int, left: Int, parts: UnsafeBufferPointer<PixelRect>, y: Int,
+                                  row: UnsafeMutablePointer<UInt32>) {
+        var painter = RowPainter(source: source, row: row, left: left, parts: parts, y: y)
         // Cell c holds pixel c − 1 of the row (column left + c − 1); cell 0, what lies left of them.
         let blocks = (columns + fillBlock - 1) / fillBlock
-        /// The first touched block from `block` on (`blocks` when none is), clearing the bits it passes.
+        /// The first touched block from `block` on (`blocks` when none is), clearing its bit.
         func nextTouched(from block: Int) -> Int {
             var word = block >> 6
             var bits = touched[word] & (~0 << UInt64(block & 63))
             while bits == 0 {
-                touched[word] = 0
                 word += 1
                 guard word << 6 < blocks else { return blocks }
                 bits = touched[word]
             }
-            touched[word] &= ~(bits & (0 &- bits)) // this block's bit, cleared
+            touched[word] &= ~(bits & (0 &- bits))
             return min(word << 6 + bits.trailingZeroBitCount, blocks)
-        }
-        /// Paints the pixels of the row from `from` up to `to` (pixel indices, cell − 1) that lie in the parts, at the
-        /// coverage of `sum`.
-        func span(_ from: Int, _ to: Int) {
-            while let current = part {
-                let start = max(current.x - left, from), end = min(current.x + current.width - left, to)
-                if end > start { paint(left + start, end - start) }
-                if current.x + current.width - left > to { break }
-                part = nextPart()
-            }
         }
         var block = 0
         var touchedBlock = nextTouched(from: 0)
@@ -187,7 +138,7 @@ extension FrameRenderer {
             if block < touchedBlock {
                 // Constant coverage up to the next touched block.
                 block = touchedBlock
-                span(start - 1, min(block * fillBlock, columns) - 1)
+                painter.span(start - 1, min(block * fillBlock, columns) - 1)
                 continue
             }
             block += 1
@@ -196,11 +147,11 @@ extension FrameRenderer {
             let end = min(start + fillBlock, columns)
             var cell = start
             while cell < end {
-                sum &+= cells[cell]
+                painter.sum &+= cells[cell]
                 cells[cell] = 0
                 var next = cell + 1
                 while next < end, cells[next] == 0 { next += 1 }
-                span(cell - 1, next - 1)
+                painter.span(cell - 1, next - 1)
                 cell = next
             }
         }
@@ -235,6 +186,77 @@ extension FrameRenderer {
         let a = unit(unit(color.alpha) * alpha)
         func channel(_ v: Double) -> UInt32 { UInt32(unit(v) * a * 65535 + 0.5) >> 8 }
         return (UInt32(a * 65535 + 0.5) >> 8) << 24 | channel(color.red) << 16 | channel(color.green) << 8 | channel(color.blue)
+    }
+}
+
+/// Paints one row of a solid fill: runs of pixels at the coverage summed so far, within the clip's parts.
+private struct RowPainter {
+    let source: UInt32
+    let row: UnsafeMutablePointer<UInt32>
+    let left: Int
+    let parts: UnsafeBufferPointer<PixelRect>
+    let y: Int
+    /// The running sum of the row's cells (fixed point).
+    var sum: Int64 = 0
+    private var partIndex = 0
+    /// The part being painted (the first holding row `y` that ends right of what was painted), nil after the last.
+    private var part: PixelRect?
+
+    init(source: UInt32, row: UnsafeMutablePointer<UInt32>, left: Int, parts: UnsafeBufferPointer<PixelRect>, y: Int) {
+        (self.source, self.row, self.left, self.parts, self.y) = (source, row, left, parts, y)
+        part = nextPart()
+    }
+
+    private mutating func nextPart() -> PixelRect? {
+        while partIndex < parts.count {
+            let part = parts[partIndex]
+            partIndex += 1
+            if part.y <= y && y < part.y + part.height { return part }
+        }
+        return nil
+    }
+
+    /// Paints the pixels from `from` up to `to` (indices from column `left`) that lie in the parts, at the coverage
+    /// of `sum`.
+    @inline(__always)
+    mutating func span(_ from: Int, _ to: Int) {
+        while let current = part {
+            let start = max(current.x - left, from), end = min(current.x + current.width - left, to)
+            if end > start { paint(left + start, end - start) }
+            if current.x + current.width - left > to { break }
+            part = nextPart()
+        }
+    }
+
+    /// Paints `count` pixels from device column `x` at the coverage of `sum`.
+    @inline(__always)
+    private func paint(_ x: Int, _ count: Int) {
+        // Non-zero winding: any number of turns covers once.
+        let coverage = UInt32(truncatingIfNeeded: (min(abs(sum), FillEdge.unit) &* 255 &+ FillEdge.unit / 2) >> 32)
+        if coverage == 0 { return }
+        if coverage == 255 && source >> 24 == 255 {
+            // pixman fills long runs with the widest stores the machine has.
+            if count < 32 || pixman_fill(row + x, Int32(count), 32, 0, 0, Int32(count), 1, source) == 0 {
+                (row + x).update(repeating: source, count: count)
+            }
+            return
+        }
+        // pixman's OVER through an 8-bit mask: the source in the coverage, over the pixel.
+        let painted = coverage == 255 ? source : FrameRenderer.multiply(source, by: coverage)
+        let keep = 255 - (painted >> 24)
+        var x = x
+        let end = x + count
+        // Eight pixels at a time in vector registers, the same arithmetic.
+        while x + 8 <= end {
+            let raw = UnsafeMutableRawPointer(row + x)
+            raw.storeBytes(of: SIMD8(repeating: painted) &+ FrameRenderer.multiply(raw.loadUnaligned(as: SIMD8<UInt32>.self), by: keep),
+                           as: SIMD8<UInt32>.self)
+            x += 8
+        }
+        while x < end {
+            row[x] = painted &+ FrameRenderer.multiply(row[x], by: keep)
+            x += 1
+        }
     }
 }
 
@@ -304,6 +326,8 @@ struct FillEdge {
     private static func shareRight(ofColumn column: Int, from low: Double, to high: Double) -> Double {
         let u = Double(column) + 1
         guard high > low else { return min(max(u - low, 0), 1) }
+        // Within the column (the common case for small shapes): right of the edge's middle.
+        if low >= u - 1 && high <= u { return u - (low + high) / 2 }
         // ∫ clamp(u − x, 0, 1) dx over the edge's span: 1 left of u − 1, u − x up to u, then 0.
         let whole = max(min(high, u - 1) - low, 0)
         let (a, b) = (max(low, u - 1), min(high, u))
@@ -342,9 +366,11 @@ struct FillOutline {
         (matrix.xx * x + matrix.xy * y + matrix.x0, matrix.yx * x + matrix.yy * y + matrix.y0)
     }
 
-    /// Device pixels per user unit, at most (the matrix's larger singular value, or a bound of it).
+    /// Device pixels per user unit, at most: the matrix's larger singular value.
     private var scale: Double {
-        (matrix.xx * matrix.xx + matrix.yx * matrix.yx + matrix.xy * matrix.xy + matrix.yy * matrix.yy).squareRoot()
+        let sum = matrix.xx * matrix.xx + matrix.yx * matrix.yx + matrix.xy * matrix.xy + matrix.yy * matrix.yy
+        let determinant = matrix.xx * matrix.yy - matrix.xy * matrix.yx
+        return ((sum + max(sum * sum - 4 * determinant * determinant, 0).squareRoot()) / 2).squareRoot()
     }
 
     private mutating func move(to point: (x: Double, y: Double)) {
