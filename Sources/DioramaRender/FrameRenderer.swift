@@ -141,7 +141,7 @@ public final class FrameRenderer {
         return frame
     }
 
-    /// Renders a snapshot into caller-owned pixels (e.g. a locked SDL texture), replacing all of them.
+    /// Renders a snapshot into caller-owned pixels (e.g. a locked SDL texture): all of them are the frame afterwards.
     /// - Parameters:
     ///   - pixels: `height` rows of `stride` bytes, premultiplied ARGB32 (SDL_PIXELFORMAT_ARGB8888).
     ///   - stride: bytes per row; at least `width × 4` and a multiple of 4.

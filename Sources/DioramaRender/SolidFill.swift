@@ -11,7 +11,8 @@ import Foundation
 // row: the exact area of the pixel the shape covers (non-zero winding), where cairo samples 15 sub-rows a pixel.
 // Opaque runs are filled, the rest composited with pixman's arithmetic, so interiors are cairo's pixels exactly.
 // Large shapes stay cairo's: there the set-up is nothing and its span compositing is faster than ours (the ocean's
-// waves and clouds took 15 % longer per frame ours); cairo's fills are clip-safe too (FrameDamage.swift).
+// waves and clouds took 15 % longer per frame ours). So do shapes inside clip shapes. cairo's fills are cut by
+// bands and damage areas by rows only (FrameDamage.swift widens areas across them).
 //
 // A pixel's coverage depends on the edges and its position alone, whatever part of the fill is drawn: each edge's
 // share of a row is computed from the edge alone, and its cells hold differences of its running coverage rounded to
@@ -25,19 +26,22 @@ extension FrameRenderer {
     /// rectangles, with the OVER operator and non-zero winding. False, with nothing drawn, when cairo must fill
     /// instead. The context's path is left alone.
     func fillSolid(_ paint: Paint, geometry: Geometry, alpha: Double, in cr: OpaquePointer) -> Bool {
-        guard case .solid(let color) = paint, rasterizesFills, cairo_get_operator(cr) == CAIRO_OPERATOR_OVER,
+        // Inside clip shapes, cairo: whether the clip is whole pixels could then depend on the band or damage area
+        // (a rectangle with fractional rows, cut by a band between them), and with it whose fill it is.
+        guard case .solid(let color) = paint, rasterizesFills, clipShapes.isEmpty, cairo_get_operator(cr) == CAIRO_OPERATOR_OVER,
               cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING, let (target, offset) = pixelTarget(cr), isPixelExact(target)
         else { return false }
         var matrix = cairo_matrix_t()
         cairo_get_matrix(cr, &matrix)
+        // Small and within reach, judged from the points that define it, before anything is flattened.
+        guard let extent = FillOutline.box(of: geometry, matrix: matrix),
+              (extent.maxX - extent.minX) * (extent.maxY - extent.minY) <= largestScanConvertedFill else { return false }
         // The outline in device space, in the kept storage (taken, so that emptying it does not copy it).
         var outline = FillOutline(matrix: matrix)
         swap(&outline.edges, &edges)
         outline.edges.removeAll(keepingCapacity: true)
         defer { swap(&outline.edges, &edges) }
-        guard outline.add(geometry), !outline.edges.isEmpty,
-              (outline.maxX - outline.minX) * (outline.maxY - outline.minY) <= largestScanConvertedFill,
-              var parts = wholePixelClip(cr) else { return false }
+        guard outline.add(geometry), var parts = wholePixelClip(cr) else { return false }
         let source = Self.cairoPremultiplied(paintHue == 0 ? color : color.hueRotated(by: paintHue), alpha: alpha)
         guard source != 0, !outline.edges.isEmpty else { return true }
         let (minX, minY, maxX, maxY) = (outline.minX, outline.minY, outline.maxX, outline.maxY)
@@ -45,7 +49,7 @@ extension FrameRenderer {
                                 height: Int(cairo_image_surface_get_height(target)))
 
         // The rows and columns where the fill and the clip's rectangles meet the target; the clip's rectangles
-        // within, left to right (in place: no array per fill).
+        // within, left to right (kept in the array cairo's list was read into).
         let box = PixelRect(x: FillEdge.floor(minX), y: FillEdge.floor(minY), width: FillEdge.ceil(maxX) - FillEdge.floor(minX),
                             height: FillEdge.ceil(maxY) - FillEdge.floor(minY))
         guard let drawn = box.intersection(surface) else { return true }
@@ -303,9 +307,8 @@ struct FillEdge {
             return (0, 0)
         }
         let start = max(first, left), end = min(last, left + width - 1)
-        // The running coverage left of the cells (none left of the edge's first column).
-        var before = start > first ? Self.fixed(d * Self.shareRight(ofColumn: start - 1, from: low, to: high)) : 0
-        cells[0] += before
+        // The running coverage left of `start` need not be added: cell 1 + start − left would take it back.
+        var before: Int64 = 0
         // Columns wholly within the edge's span: the share grows by the same step each column (one formula for the
         // column wherever the cells start, so the same numbers).
         let perColumn = high > low ? 1 / (high - low) : 0
@@ -317,7 +320,7 @@ struct FillEdge {
             cells[1 + column - left] += running - before
             before = running
         }
-        return (start > first ? 0 : 1 + start - left, 1 + end - left)
+        return (1 + start - left, 1 + end - left)
     }
 
     /// The share of device column `column` (x from `column` to `column + 1`) right of an edge running from x `low`
@@ -349,7 +352,7 @@ struct FillOutline {
     var edges: [FillEdge] = []
     var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
     /// False once a point was not finite (min and max pass NaN by).
-    private var finite = true
+    fileprivate var finite = true
     private var start: (x: Double, y: Double)?
     private var current: (x: Double, y: Double)?
 
@@ -362,7 +365,7 @@ struct FillOutline {
         self.matrix = matrix
     }
 
-    private func device(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+    fileprivate func device(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
         (matrix.xx * x + matrix.xy * y + matrix.x0, matrix.yx * x + matrix.yy * y + matrix.y0)
     }
 
@@ -382,7 +385,8 @@ struct FillOutline {
 
     private mutating func line(to point: (x: Double, y: Double)) {
         guard let from = current else { return move(to: point) }
-        if from.y != point.y { edges.append(FillEdge(x0: from.x, y0: from.y, x1: point.x, y1: point.y)) }
+        // An edge a billionth of a row high covers nothing to speak of, and its slope could be infinite.
+        if abs(from.y - point.y) > 1e-9 { edges.append(FillEdge(x0: from.x, y0: from.y, x1: point.x, y1: point.y)) }
         current = point
         extend(point)
     }
@@ -393,7 +397,7 @@ struct FillOutline {
         current = start
     }
 
-    private mutating func extend(_ point: (x: Double, y: Double)) {
+    fileprivate mutating func extend(_ point: (x: Double, y: Double)) {
         finite = finite && point.x.isFinite && point.y.isFinite
         minX = min(minX, point.x); maxX = max(maxX, point.x)
         minY = min(minY, point.y); maxY = max(maxY, point.y)
@@ -405,7 +409,8 @@ struct FillOutline {
         let radius = max(rx, ry) * scale
         // A chord of angle a sits radius × (1 − cos(a / 2)) inside its arc.
         let step = radius > Self.tolerance ? 2 * acos(1 - Self.tolerance / radius) : .pi / 2
-        let count = max(2, min(4096, Int((abs(sweep) / step).rounded(.up))))
+        let pieces = (abs(sweep) / step).rounded(.up)
+        let count = pieces.isFinite ? Int(min(max(pieces, 2), 4096)) : 4096
         let (c, s) = (cos(sweep / Double(count)), sin(sweep / Double(count)))
         var (u, v) = (cos(from), sin(from))
         let first = device(cx + rx * u, cy + ry * v)
@@ -414,6 +419,45 @@ struct FillOutline {
             (u, v) = (u * c - v * s, u * s + v * c)
             line(to: device(cx + rx * u, cy + ry * v))
         }
+    }
+
+    /// The device box of the points that define `geometry` (which holds its outline), when they are finite and within
+    /// reach; nil otherwise (cairo's to fill).
+    static func box(of geometry: Geometry, matrix: cairo_matrix_t) -> (minX: Double, minY: Double, maxX: Double, maxY: Double)? {
+        var outline = FillOutline(matrix: matrix)
+        func corners(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) {
+            outline.extend(outline.device(x0, y0))
+            outline.extend(outline.device(x1, y0))
+            outline.extend(outline.device(x1, y1))
+            outline.extend(outline.device(x0, y1))
+        }
+        switch geometry {
+        case .rect(let rect, _):
+            corners(rect.x, rect.y, rect.x + rect.width, rect.y + rect.height)
+        case .ellipse(let center, let radiusX, let radiusY):
+            corners(center.x - radiusX, center.y - radiusY, center.x + radiusX, center.y + radiusY)
+        case .path(let data):
+            // A path starts at the origin until it moves.
+            if case .move = data.commands.first {} else { outline.extend(outline.device(0, 0)) }
+            for command in data.commands {
+                switch command {
+                case .move(let p), .line(let p):
+                    outline.extend(outline.device(p.x, p.y))
+                case .quad(let c, let p):
+                    outline.extend(outline.device(c.x, c.y))
+                    outline.extend(outline.device(p.x, p.y))
+                case .cubic(let c1, let c2, let p):
+                    outline.extend(outline.device(c1.x, c1.y))
+                    outline.extend(outline.device(c2.x, c2.y))
+                    outline.extend(outline.device(p.x, p.y))
+                case .close:
+                    break
+                }
+            }
+        }
+        guard outline.finite, outline.minX <= outline.maxX,
+              max(max(abs(outline.minX), abs(outline.maxX)), max(abs(outline.minY), abs(outline.maxY))) < reach else { return nil }
+        return (outline.minX, outline.minY, outline.maxX, outline.maxY)
     }
 
     /// Adds the geometry as SwiftUI draws it; false when cairo must fill it (coordinates out of reach).
@@ -475,7 +519,8 @@ struct FillOutline {
         let (d0, d1, d2, d3) = (device(p0.x, p0.y), device(p1.x, p1.y), device(p2.x, p2.y), device(p3.x, p3.y))
         if current == nil { move(to: d0) }
         let bend = max(hypot(d0.x - 2 * d1.x + d2.x, d0.y - 2 * d1.y + d2.y), hypot(d1.x - 2 * d2.x + d3.x, d1.y - 2 * d2.y + d3.y))
-        let pieces = bend.isFinite ? max(1, min(4096, Int((0.75 * bend / Self.tolerance).squareRoot().rounded(.up)))) : 1
+        let estimate = (0.75 * bend / Self.tolerance).squareRoot().rounded(.up)
+        let pieces = estimate.isFinite ? Int(min(max(estimate, 1), 4096)) : 1
         for index in 1...pieces {
             let t = Double(index) / Double(pieces), u = 1 - t
             let (a, b, c, d) = (u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t)

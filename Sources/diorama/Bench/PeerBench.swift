@@ -113,7 +113,7 @@ struct PeerBench: ParsableCommand {
         let frames = animation.frameCount
         var evaluate = [Double](repeating: .infinity, count: frames)
         var ours = Cost(frames: frames), oursParallel = Cost(frames: frames), rlottie = Cost(frames: frames)
-        var output = RenderedFrame(width: width, height: height)
+        var output = RenderedFrame(width: width, height: height), parallelOutput = RenderedFrame(width: width, height: height)
         var nodes = 0
         for pass in 0..<passes {
             for frame in 0..<frames {
@@ -123,15 +123,16 @@ struct PeerBench: ParsableCommand {
                 evaluate[frame] = min(evaluate[frame], RenderBench.threadCPUTime() - start)
                 if pass == 0 && frame == 0 { nodes = Self.count(snapshot.nodes) }
                 // Ours is timed from the document, as rlottie's includes updating its model.
-                func draw(with renderer: FrameRenderer) throws {
+                // Each renderer into a buffer of its own, which holds its last frame (as the player's window does).
+                func draw(with renderer: FrameRenderer, into output: inout RenderedFrame) throws {
                     let snapshot = evaluator.snapshot(scene: 0, at: time)
                     try output.bytes.withUnsafeMutableBytes { buffer in
                         try renderer.render(snapshot, into: buffer.baseAddress!, width: width, height: height, stride: width * 4,
                                             holdsLastFrame: true)
                     }
                 }
-                try ours.measure(frame) { try draw(with: single) }
-                try oursParallel.measure(frame) { try draw(with: parallel) }
+                try ours.measure(frame) { try draw(with: single, into: &output) }
+                try oursParallel.measure(frame) { try draw(with: parallel, into: &parallelOutput) }
                 rlottie.measure(frame) { _ = animation.render(frame: frame, width: width, height: height) }
             }
         }

@@ -13,7 +13,7 @@ struct RenderBench: AsyncParsableCommand {
         discussion: """
             1. Per scene: every frame at --frame-rate (default 30) over the first --seconds of the scene \
             (default 10) is rendered with one renderer into one buffer, as the player does into its window surface \
-            (only what changed since the last frame is written; with --overlay, under the player's overlay; with \
+            with SDL's software renderer (only what changed since the last frame is written; with --overlay, under the player's overlay; with \
             --threads N, each frame drawn on N threads); prints the median and 95th percentile \
             milliseconds per frame (snapshot evaluation excluded, and shown on its own). With --at S, also the \
             steadiest figure for one frame: the best of many renders of the frame at S s.
