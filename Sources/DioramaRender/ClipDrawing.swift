@@ -40,20 +40,26 @@ extension FrameRenderer {
 
     /// The context's clip as device rectangles of whole pixels, or nil when it is not that (a clip shape).
     func wholePixelClip(_ cr: OpaquePointer) -> [PixelRect]? {
+        var rectangles: [PixelRect] = []
+        return readWholePixelClip(cr, into: &rectangles) ? rectangles : nil
+    }
+
+    /// `wholePixelClip` into storage the caller keeps (emptied first); false when the clip is not whole pixels.
+    func readWholePixelClip(_ cr: OpaquePointer, into rectangles: inout [PixelRect]) -> Bool {
+        rectangles.removeAll(keepingCapacity: true)
         cairo_save(cr)
         cairo_identity_matrix(cr)
         let list = cairo_copy_clip_rectangle_list(cr)
         cairo_restore(cr)
-        guard let list else { return nil }
+        guard let list else { return false }
         defer { cairo_rectangle_list_destroy(list) }
-        guard list.pointee.status == CAIRO_STATUS_SUCCESS else { return nil }
+        guard list.pointee.status == CAIRO_STATUS_SUCCESS else { return false }
         func whole(_ value: Double) -> Bool { value == value.rounded() && abs(value) < 1e6 }
-        var rectangles: [PixelRect] = []
         for rectangle in UnsafeBufferPointer(start: list.pointee.rectangles, count: Int(list.pointee.num_rectangles)) {
-            guard whole(rectangle.x), whole(rectangle.y), whole(rectangle.width), whole(rectangle.height) else { return nil }
+            guard whole(rectangle.x), whole(rectangle.y), whole(rectangle.width), whole(rectangle.height) else { return false }
             rectangles.append(PixelRect(x: Int(rectangle.x), y: Int(rectangle.y), width: Int(rectangle.width), height: Int(rectangle.height)))
         }
-        return rectangles
+        return true
     }
 
     /// Clears what lies outside the outline (in the context's user space) from the context's target.

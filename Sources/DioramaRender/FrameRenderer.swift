@@ -54,6 +54,7 @@ public final class FrameRenderer {
     var edges: [FillEdge] = []
     var fillCells: [Int64] = []
     var fillTouched: [UInt64] = []
+    var fillParts: [PixelRect] = []
     /// False fills solid shapes with cairo (the reference for the solid fill tests).
     var rasterizesFills = true
     /// The largest shape (device pixels of its box) scan-converted by `fillSolid`; larger ones are cairo's.

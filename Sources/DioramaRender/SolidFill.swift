@@ -41,7 +41,11 @@ extension FrameRenderer {
         swap(&outline.edges, &edges)
         outline.edges.removeAll(keepingCapacity: true)
         defer { swap(&outline.edges, &edges) }
-        guard outline.add(geometry), var parts = wholePixelClip(cr) else { return false }
+        // The clip's rectangles, in storage kept from fill to fill.
+        var parts: [PixelRect] = []
+        swap(&parts, &fillParts)
+        defer { swap(&parts, &fillParts) }
+        guard outline.add(geometry), readWholePixelClip(cr, into: &parts) else { return false }
         let source = Self.cairoPremultiplied(paintHue == 0 ? color : color.hueRotated(by: paintHue), alpha: alpha)
         guard source != 0, !outline.edges.isEmpty else { return true }
         let (minX, minY, maxX, maxY) = (outline.minX, outline.minY, outline.maxX, outline.maxY)
@@ -49,7 +53,7 @@ extension FrameRenderer {
                                 height: Int(cairo_image_surface_get_height(target)))
 
         // The rows and columns where the fill and the clip's rectangles meet the target; the clip's rectangles
-        // within, left to right (kept in the array cairo's list was read into).
+        // within, left to right (in place).
         let box = PixelRect(x: FillEdge.floor(minX), y: FillEdge.floor(minY), width: FillEdge.ceil(maxX) - FillEdge.floor(minX),
                             height: FillEdge.ceil(maxY) - FillEdge.floor(minY))
         guard let drawn = box.intersection(surface) else { return true }
