@@ -49,14 +49,9 @@ extension FrameRenderer {
         let green = UInt32((min(max(color.green, 0), 1) * 255).rounded())
         let blue = UInt32((min(max(color.blue, 0), 1) * 255).rounded())
         @inline(__always) func times(_ a: UInt32, _ b: UInt32) -> UInt32 { (a * b + 127) / 255 }
-        /// Two 8-bit channels in 16-bit lanes (bits 0-7 and 16-23), each multiplied by k / 255, rounded.
-        @inline(__always) func scaleLanes(_ lanes: UInt32, _ k: UInt32) -> UInt32 {
-            let t = lanes &* k &+ 0x0080_0080
-            return ((t &+ ((t >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-        }
         if mode == .normal {
-            // OVER, two channels at a time: pixel = colour × a + pixel × (1 − a).
-            let colorEvens = blue | red << 16, colorOdds = green | 255 << 16
+            // OVER, two channels at a time (SolidFill.swift's `multiply`): pixel = colour × a + pixel × (1 − a).
+            let opaque = 0xFF00_0000 | red << 16 | green << 8 | blue
             sprite.coverage.withUnsafeBufferPointer { coverage in
                 for y in y0..<y1 {
                     let row = pixels + y * rowPixels
@@ -65,10 +60,7 @@ extension FrameRenderer {
                         let c = UInt32(coverage[spriteRow + x])
                         guard c > 0 else { continue }
                         let a = times(c, strength), keep = 255 - a
-                        let d = row[x]
-                        let evens = scaleLanes(colorEvens, a) &+ scaleLanes(d & 0x00FF_00FF, keep)
-                        let odds = scaleLanes(colorOdds, a) &+ scaleLanes((d >> 8) & 0x00FF_00FF, keep)
-                        row[x] = evens | odds << 8
+                        row[x] = Self.multiply(opaque, by: a) &+ Self.multiply(row[x], by: keep)
                     }
                 }
             }

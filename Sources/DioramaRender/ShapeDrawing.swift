@@ -76,9 +76,7 @@ extension FrameRenderer {
                     cairo_line_to(cr, p.x, p.y)
                     current = p
                 case .quad(let control, let p):
-                    // The cubic with the same curve: controls two thirds of the way to the quadratic's.
-                    let c1 = Point(x: current.x + 2 / 3 * (control.x - current.x), y: current.y + 2 / 3 * (control.y - current.y))
-                    let c2 = Point(x: p.x + 2 / 3 * (control.x - p.x), y: p.y + 2 / 3 * (control.y - p.y))
+                    let (c1, c2) = cubicControls(from: current, quadratic: control, to: p)
                     cairo_curve_to(cr, c1.x, c1.y, c2.x, c2.y, p.x, p.y)
                     current = p
                 case .cubic(let c1, let c2, let p):
@@ -325,4 +323,11 @@ extension Paint {
             return .angular(stops: rotate(stops), center: center, startAngle: startAngle, endAngle: endAngle)
         }
     }
+}
+
+/// The controls of the cubic with the same curve as the quadratic from `start` through `control` to `end`: two thirds
+/// of the way from each end to the quadratic's control.
+func cubicControls(from start: Point, quadratic control: Point, to end: Point) -> (Point, Point) {
+    (Point(x: start.x + 2 / 3 * (control.x - start.x), y: start.y + 2 / 3 * (control.y - start.y)),
+     Point(x: end.x + 2 / 3 * (control.x - end.x), y: end.y + 2 / 3 * (control.y - end.y)))
 }

@@ -499,9 +499,8 @@ struct FillOutline {
                     line(to: device(p.x, p.y))
                     last = (p.x, p.y)
                 case .quad(let control, let p):
-                    // The cubic with the same curve: controls two thirds of the way to the quadratic's.
-                    curve(from: last, (last.x + 2 / 3 * (control.x - last.x), last.y + 2 / 3 * (control.y - last.y)),
-                          (p.x + 2 / 3 * (control.x - p.x), p.y + 2 / 3 * (control.y - p.y)), (p.x, p.y))
+                    let (c1, c2) = cubicControls(from: Point(x: last.x, y: last.y), quadratic: control, to: p)
+                    curve(from: last, (c1.x, c1.y), (c2.x, c2.y), (p.x, p.y))
                     last = (p.x, p.y)
                 case .cubic(let c1, let c2, let p):
                     curve(from: last, (c1.x, c1.y), (c2.x, c2.y), (p.x, p.y))
