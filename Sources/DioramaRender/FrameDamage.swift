@@ -90,16 +90,23 @@ extension FrameRenderer {
         switch node.content {
         case .group(let children):
             return children.allSatisfy { isClipSafe($0, parent: matrix, clipped: clipped) }
+        case .shape(let shape) where clipped:
+            // Through a clip shape, cairo's own fills and strokes are not: a cut by rows alone moved an edge pixel of
+            // a circle in the kaleidoscope's wedges by a level (row 89 of a band ending at 90). Only a gradient fill,
+            // made through a coverage of its own, is.
+            return shape.stroke == nil && shape.fill.map { !$0.isSolid && isClipSafe(fill: $0, bounds: node.bounds, matrix: matrix) } != false
         case .shape(let shape):
             return shape.fill.map { isClipSafe(fill: $0, bounds: node.bounds, matrix: matrix) } != false
                 && shape.stroke?.paint.isSolid != false
         case .text(let text):
-            return text.paint.isSolid
+            return !clipped && text.paint.isSolid
         case .particles:
-            return true
+            // Drawn by our own code within whole-pixel clips; through a clip shape, by cairo.
+            return !clipped
         case .image(let image):
             return isPixelAligned(image, under: matrix, clipped: clipped)
         case .lottie(let lottie):
+            guard !clipped else { return false }
             let box = BoundingBox(lottie.rect)
             let scaleX = (matrix.xx * matrix.xx + matrix.yx * matrix.yx).squareRoot()
             let scaleY = (matrix.xy * matrix.xy + matrix.yy * matrix.yy).squareRoot()

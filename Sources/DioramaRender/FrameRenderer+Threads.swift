@@ -36,7 +36,7 @@ extension FrameRenderer {
 
     /// The damage areas of the last frame drawn again on the threads (see `drawChanges`).
     func drawAreasOnThreads(_ snapshot: Snapshot, areas: [PixelRect], prefix: StaticPrefix, footprints: [NodeFootprint],
-                            onto lastFrame: StaticPrefix) throws {
+                            onto pixels: UnsafeMutableRawPointer, stride: Int) throws {
         var parts: [FramePart] = []
         for area in areas {
             let indices = snapshot.nodes.indices.filter { index in
@@ -49,8 +49,7 @@ extension FrameRenderer {
         }
         // The largest first, so that the last parts to start are small ones.
         parts.sort { $0.area!.area > $1.area!.area }
-        try draw(parts, of: snapshot, prefix: prefix, into: lastFrame.pixels, stride: lastFrame.key.width * 4,
-                 width: lastFrame.key.width, height: lastFrame.key.height)
+        try draw(parts, of: snapshot, prefix: prefix, into: pixels, stride: stride, width: prefix.key.width, height: prefix.key.height)
     }
 
     /// The whole frame drawn on the threads: the still prefix copied in and the nodes after it drawn in horizontal

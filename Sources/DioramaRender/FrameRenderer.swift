@@ -189,7 +189,8 @@ public final class FrameRenderer {
         let targetIsCurrent = holdsLastFrame && lastTarget == target
         lastTarget = nil
         do {
-            try drawChanges(snapshot, key: key, prefix: prefix, into: pixels, stride: stride, targetIsCurrent: targetIsCurrent)
+            try drawChanges(snapshot, key: key, prefix: prefix, into: pixels, stride: stride, targetIsCurrent: targetIsCurrent,
+                            holdsLastFrame: holdsLastFrame)
         } catch {
             // Half drawn: the next frame starts afresh.
             lastFrameIsCurrent = false
@@ -206,12 +207,14 @@ public final class FrameRenderer {
         var key: FrameKey
     }
 
-    /// Draws the frame into `pixels`: when the last frame is kept and only small areas changed since, as the last
+    /// Draws the frame into `pixels`: when the last frame is at hand and only small areas changed since, as the last
     /// frame with those areas drawn again (see FrameDamage.swift); otherwise whole, as the still prefix and the nodes
-    /// after it. The frame is kept (one more copy of it) only while the changes from frame to frame stay small, so
-    /// scenes that change everywhere pay nothing for damage.
+    /// after it. The last frame is at hand in `pixels` themselves when the caller vouches for them
+    /// (`targetIsCurrent`); otherwise in a copy this renderer keeps, only while the changes from frame to frame stay
+    /// small and the caller keeps nothing (`holdsLastFrame` false), so scenes that change everywhere pay nothing for
+    /// damage and a vouched buffer costs no copies.
     private func drawChanges(_ snapshot: Snapshot, key: FrameKey, prefix: StaticPrefix, into pixels: UnsafeMutableRawPointer,
-                             stride: Int, targetIsCurrent: Bool) throws {
+                             stride: Int, targetIsCurrent: Bool, holdsLastFrame: Bool) throws {
         let placement = CanvasPlacement(canvas: snapshot.canvas, outputWidth: key.width, outputHeight: key.height)
         let ctm = cairo_matrix_t(xx: placement.scale, yx: 0, xy: 0, yy: placement.scale, x0: placement.originX, y0: placement.originY)
         // A node equal to the last frame's keeps its footprint (measuring text and paths for every node costs).
@@ -236,7 +239,8 @@ public final class FrameRenderer {
             areas = Self.damageAreas(old: lastFootprints, new: footprints, changed: changed, firstDrawn: prefix.nodes.count,
                                      canvas: canvas)
         }
-        guard let areas, let lastFrame, lastFrameIsCurrent, lastFrame.key == key else {
+        let keptIsCurrent = lastFrameIsCurrent && lastFrame?.key == key
+        guard let areas, targetIsCurrent || keptIsCurrent else {
             lastDamage = nil
             if threads > 1 {
                 try drawWholeOnThreads(snapshot, prefix: prefix, footprints: footprints, ctm: ctm, into: pixels, stride: stride)
@@ -250,8 +254,9 @@ public final class FrameRenderer {
                 }
                 try drawFrame(snapshot, nodes: snapshot.nodes[prefix.nodes.count...], on: target, clearing: false)
             }
-            // Small changes now promise small changes next frame: keep this one to draw the next over.
-            lastFrameIsCurrent = areas != nil
+            // Small changes now promise small changes next frame: keep this one to draw the next over, unless the
+            // caller keeps it (it vouched for these pixels, and most likely will again).
+            lastFrameIsCurrent = areas != nil && !holdsLastFrame
             if lastFrameIsCurrent {
                 if self.lastFrame?.key != key {
                     // The last frame's copy takes the place of the shorter still prefix (see `render`).
@@ -263,31 +268,46 @@ public final class FrameRenderer {
             return
         }
         lastDamage = areas
-        if threads > 1 {
-            try drawAreasOnThreads(snapshot, areas: areas, prefix: prefix, footprints: footprints, onto: lastFrame)
-            if targetIsCurrent {
-                for area in areas { lastFrame.copy(into: pixels, stride: stride, area: area) }
-            } else {
-                copyOnThreads(lastFrame, into: pixels, stride: stride)
-            }
+        if targetIsCurrent {
+            // The areas are drawn where the last frame already is: no copy of it, in or out. A kept copy is stale
+            // now, and its memory better spent on still prefixes.
+            lastFrameIsCurrent = false
+            lastFrame = nil
+            try drawAreas(areas, of: snapshot, prefix: prefix, footprints: footprints, onto: pixels, stride: stride)
             return
         }
-        if !areas.isEmpty {
-            try lastFrame.withSurface { surface in
-                for area in areas {
-                    prefix.copy(into: lastFrame.pixels, stride: key.width * 4, area: area)
-                    let nodes = snapshot.nodes.indices.filter { index in
-                        index >= prefix.nodes.count && footprints[index].box.map { $0.intersects(area) } == true
-                    }
-                    guard !nodes.isEmpty else { continue }
-                    try drawFrame(snapshot, nodes: nodes.map { snapshot.nodes[$0] }[...], on: surface, clearing: false, area: area)
-                }
-            }
-        }
-        if targetIsCurrent {
-            for area in areas { lastFrame.copy(into: pixels, stride: stride, area: area) }
+        let lastFrame = lastFrame!
+        try drawAreas(areas, of: snapshot, prefix: prefix, footprints: footprints, onto: lastFrame.pixels, stride: key.width * 4)
+        if threads > 1 {
+            copyOnThreads(lastFrame, into: pixels, stride: stride)
         } else {
             lastFrame.copy(into: pixels, stride: stride)
+        }
+    }
+
+    /// Draws `areas` of the frame again over pixels (rows of `stride` bytes) that hold the last frame: in each, the
+    /// still prefix copied in and the nodes after it that reach into the area.
+    private func drawAreas(_ areas: [PixelRect], of snapshot: Snapshot, prefix: StaticPrefix, footprints: [NodeFootprint],
+                           onto pixels: UnsafeMutableRawPointer, stride: Int) throws {
+        guard !areas.isEmpty else { return }
+        if threads > 1 {
+            try drawAreasOnThreads(snapshot, areas: areas, prefix: prefix, footprints: footprints, onto: pixels, stride: stride)
+            return
+        }
+        let key = prefix.key
+        let surface = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+                                                          Int32(key.width), Int32(key.height), Int32(stride))!
+        defer {
+            cairo_surface_finish(surface)
+            cairo_surface_destroy(surface)
+        }
+        for area in areas {
+            prefix.copy(into: pixels, stride: stride, area: area)
+            let nodes = snapshot.nodes.indices.filter { index in
+                index >= prefix.nodes.count && footprints[index].box.map { $0.intersects(area) } == true
+            }
+            guard !nodes.isEmpty else { continue }
+            try drawFrame(snapshot, nodes: nodes.map { snapshot.nodes[$0] }[...], on: surface, clearing: false, area: area)
         }
     }
 
