@@ -8,14 +8,15 @@ import Foundation
 // The snapshot is evaluated once, by the caller.
 //
 // Why the pixels stay byte-identical: each part is drawn exactly as the single-threaded renderer draws a damage
-// area (FrameDamage.swift): the still prefix copied in, then the nodes reaching into it, clipped to it. Clip-safe
+// area (FrameDamage.swift): the still prefix copied in (but for rows an opaque band hides, Occlusion.swift), then
+// the nodes reaching into it, clipped to it. Clip-safe
 // nodes may be cut anywhere, so areas holding only those are cut into horizontal pieces; an area holding a
 // clip-dependent node is drawn whole by one thread, as it would be without threads. Parts never overlap, so no
 // thread writes another's pixels.
 
 extension FrameRenderer {
-    /// A part of a frame: the still prefix copied into `copy` (when set), then `nodes` drawn clipped to `area`
-    /// (nil: the whole canvas).
+    /// A part of a frame: the still prefix copied into `copy` (when set; but for the rows an opaque band among `nodes`
+    /// hides), then `nodes` drawn clipped to `area` (nil: the whole canvas, nothing hidden).
     struct FramePart {
         var copy: PixelRect?
         var area: PixelRect?
@@ -109,12 +110,18 @@ extension FrameRenderer {
         let errors = FirstError()
         let target = Pixels(pointer: pixels)
         func draw(_ part: FramePart, by renderer: FrameRenderer) {
-            if let copy = part.copy { prefix.copy(into: target.pointer, stride: stride, area: copy) }
+            let occlusion = part.area.flatMap {
+                renderer.occlusion(of: part.nodes, in: $0, canvas: snapshot.canvas, width: width, height: height)
+            }
+            if let copy = part.copy {
+                prefix.copy(into: target.pointer, stride: stride, area: occlusion.map { copy.rows(above: $0.prefixBottom) } ?? copy)
+            }
             guard !part.nodes.isEmpty else { return }
             let surface = cairo_image_surface_create_for_data(target.pointer.assumingMemoryBound(to: UInt8.self),
                                                               CAIRO_FORMAT_ARGB32, Int32(width), Int32(height), Int32(stride))!
             do {
-                try renderer.drawFrame(snapshot, nodes: part.nodes, on: surface, clearing: false, area: part.area)
+                try renderer.drawFrame(snapshot, nodes: part.nodes, on: surface, clearing: false, area: part.area,
+                                       bottoms: occlusion?.bottoms)
             } catch {
                 errors.record(error)
             }

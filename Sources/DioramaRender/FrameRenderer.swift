@@ -99,6 +99,10 @@ public final class FrameRenderer {
     private(set) var lastDamage: [PixelRect]?
     /// False draws every frame whole (the reference the damage tests compare with).
     var usesDamage = true
+    /// False draws everything beneath opaque bands too (the reference the occlusion tests compare with).
+    var usesOcclusion = true
+    /// Parts of frames (whole frames, damage areas, bands) drawn with something hidden (see Occlusion.swift), for tests.
+    var occludedParts = 0
 
     /// Threads drawing each frame (1: the calling thread alone).
     public let threads: Int
@@ -166,6 +170,7 @@ public final class FrameRenderer {
                 // The references' switches (tests): helpers must draw as this renderer decides clip-safety.
                 (helper.evaluatesGradients, helper.resamplesArt, helper.resamplesEveryCell) = (evaluatesGradients, resamplesArt, resamplesEveryCell)
                 (helper.rasterizesFills, helper.largestScanConvertedFill) = (rasterizesFills, largestScanConvertedFill)
+                helper.usesOcclusion = usesOcclusion
             }
         }
         let key = FrameKey(width: width, height: height, canvas: snapshot.canvas, background: snapshot.background)
@@ -245,21 +250,33 @@ public final class FrameRenderer {
             if threads > 1 {
                 try drawWholeOnThreads(snapshot, prefix: prefix, footprints: footprints, ctm: ctm, into: pixels, stride: stride)
             } else {
-                prefix.copy(into: pixels, stride: stride)
+                let nodes = snapshot.nodes[prefix.nodes.count...]
+                let frame = PixelRect(x: 0, y: 0, width: key.width, height: key.height)
+                let occlusion = occlusion(of: nodes, in: frame, canvas: snapshot.canvas, width: key.width, height: key.height)
+                if let occlusion {
+                    prefix.copy(into: pixels, stride: stride, area: PixelRect(x: 0, y: 0, width: key.width, height: occlusion.prefixBottom))
+                } else {
+                    prefix.copy(into: pixels, stride: stride)
+                }
                 let target = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
                                                                  Int32(key.width), Int32(key.height), Int32(stride))!
                 defer {
                     cairo_surface_finish(target)
                     cairo_surface_destroy(target)
                 }
-                try drawFrame(snapshot, nodes: snapshot.nodes[prefix.nodes.count...], on: target, clearing: false)
+                try drawFrame(snapshot, nodes: nodes, on: target, clearing: false, bottoms: occlusion?.bottoms)
             }
             // Small changes now promise small changes next frame: keep this one to draw the next over, unless the
             // caller keeps it (it vouched for these pixels, and most likely will again).
             lastFrameIsCurrent = areas != nil && !holdsLastFrame
-            if lastFrameIsCurrent {
+            if holdsLastFrame {
+                // Not needed while the caller keeps vouching: the memory is better spent on still prefixes.
+                lastFrame = nil
+            } else if lastFrameIsCurrent {
                 if self.lastFrame?.key != key {
-                    // The last frame's copy takes the place of the shorter still prefix (see `render`).
+                    // The last frame's copy takes the place of the shorter still prefix (see `render`); one of
+                    // another size goes first.
+                    self.lastFrame = nil
                     if staticPrefixes.count >= 2 { staticPrefixes.removeFirst() }
                     self.lastFrame = StaticPrefix(key: key, nodes: [])
                 }
@@ -286,7 +303,7 @@ public final class FrameRenderer {
     }
 
     /// Draws `areas` of the frame again over pixels (rows of `stride` bytes) that hold the last frame: in each, the
-    /// still prefix copied in and the nodes after it that reach into the area.
+    /// still prefix copied in (but for rows an opaque band hides) and the nodes after it that reach into the area.
     private func drawAreas(_ areas: [PixelRect], of snapshot: Snapshot, prefix: StaticPrefix, footprints: [NodeFootprint],
                            onto pixels: UnsafeMutableRawPointer, stride: Int) throws {
         guard !areas.isEmpty else { return }
@@ -302,12 +319,13 @@ public final class FrameRenderer {
             cairo_surface_destroy(surface)
         }
         for area in areas {
-            prefix.copy(into: pixels, stride: stride, area: area)
             let nodes = snapshot.nodes.indices.filter { index in
                 index >= prefix.nodes.count && footprints[index].box.map { $0.intersects(area) } == true
-            }
+            }.map { snapshot.nodes[$0] }[...]
+            let occlusion = occlusion(of: nodes, in: area, canvas: snapshot.canvas, width: key.width, height: key.height)
+            prefix.copy(into: pixels, stride: stride, area: occlusion.map { area.rows(above: $0.prefixBottom) } ?? area)
             guard !nodes.isEmpty else { continue }
-            try drawFrame(snapshot, nodes: nodes.map { snapshot.nodes[$0] }[...], on: surface, clearing: false, area: area)
+            try drawFrame(snapshot, nodes: nodes, on: surface, clearing: false, area: area, bottoms: occlusion?.bottoms)
         }
     }
 
@@ -317,9 +335,9 @@ public final class FrameRenderer {
     }
 
     /// Draws the letterbox and background (when `clearing`) and `nodes` on an ARGB32 surface.
-    /// With `area`, only those pixels are drawn.
+    /// With `area`, only those pixels are drawn; with `bottoms` (see `occlusion`), each node only above its row.
     func drawFrame(_ snapshot: Snapshot, nodes: ArraySlice<NodeSnapshot>, on surface: OpaquePointer,
-                           clearing: Bool, area: PixelRect? = nil) throws {
+                           clearing: Bool, area: PixelRect? = nil, bottoms: [Int]? = nil) throws {
         let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
         let placement = CanvasPlacement(canvas: snapshot.canvas, outputWidth: width, outputHeight: height)
         let cr = cairo_create(surface)!
@@ -348,7 +366,32 @@ public final class FrameRenderer {
             cairo_paint(cr)
             cairo_pattern_destroy(pattern)
         }
-        drawSiblings(nodes, in: cr)
+        if let bottoms, bottoms.count == nodes.count {
+            // Runs of nodes drawn down to the same row (see Occlusion.swift); a node above the area's top is hidden.
+            let area = area ?? PixelRect(x: 0, y: 0, width: width, height: height)
+            var start = 0
+            while start < bottoms.count {
+                var end = start + 1
+                while end < bottoms.count, bottoms[end] == bottoms[start] { end += 1 }
+                let run = nodes[(nodes.startIndex + start)..<(nodes.startIndex + end)]
+                if bottoms[start] >= area.y + area.height {
+                    drawSiblings(run, in: cr)
+                } else if bottoms[start] > area.y {
+                    cairo_save(cr)
+                    cairo_identity_matrix(cr)
+                    cairo_new_path(cr)
+                    cairo_rectangle(cr, Double(area.x), Double(area.y), Double(area.width), Double(bottoms[start] - area.y))
+                    cairo_restore(cr)
+                    cairo_save(cr)
+                    cairo_clip(cr)
+                    drawSiblings(run, in: cr)
+                    cairo_restore(cr)
+                }
+                start = end
+            }
+        } else {
+            drawSiblings(nodes, in: cr)
+        }
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else {
             throw RenderError("cairo failed while drawing: \(String(cString: cairo_status_to_string(status)))")

@@ -344,6 +344,11 @@ struct PixelRect: Equatable {
 
     var nonEmpty: PixelRect? { width > 0 && height > 0 ? self : nil }
 
+    /// The rows of this rectangle above row `bottom` (none when it is at or above the top).
+    func rows(above bottom: Int) -> PixelRect {
+        PixelRect(x: x, y: y, width: width, height: max(0, min(height, bottom - y)))
+    }
+
     func intersection(_ other: PixelRect) -> PixelRect? {
         let x1 = max(x, other.x), y1 = max(y, other.y)
         let x2 = min(x + width, other.x + other.width), y2 = min(y + height, other.y + other.height)

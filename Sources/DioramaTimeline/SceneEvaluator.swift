@@ -69,6 +69,17 @@ struct EvaluationContext {
 
     func evaluate(_ plan: NodePlan) -> NodeSnapshot {
         if let constant = plan.constantSnapshot { return constant }
+        if var moving = plan.movingSnapshot {
+            var motion = Motion(offset: plan.style.offset, rotation: plan.style.rotation, scale: plan.style.scale,
+                                opacity: plan.style.opacity)
+            for channel in plan.channels {
+                if let number = channel.value(at: time).number { motion.apply(number, to: channel.property) }
+            }
+            moving.transform = Self.transform(plan.style, motion: motion, frame: plan.anchorFrame)
+            // As `clamp` does.
+            moving.opacity = min(1, max(0, motion.opacity))
+            return moving
+        }
         var style = plan.style
         var trackText: LocalizedString?
         for channel in plan.channels {
@@ -78,6 +89,11 @@ struct EvaluationContext {
         }
         // Static values were range-checked by `diorama check`; only animated ones (springs overshoot) need it.
         if !plan.channels.isEmpty { Self.clamp(&style) }
+        return snapshot(of: plan, style: style, text: trackText)
+    }
+
+    /// The node of `plan` drawn with `style`, its text (when it has any) replaced by `text`.
+    func snapshot(of plan: NodePlan, style: NodeStyle, text trackText: LocalizedString?) -> NodeSnapshot {
         let content: SnapshotContent
         switch plan.content {
         case .group(let children):
@@ -118,21 +134,51 @@ struct EvaluationContext {
     /// Scale around the scale anchor, then rotation around the rotation anchor, then the offset
     /// (NodeStyle's order), composed in closed form: p' = R·(S·(p − As) + As − Ar) + Ar + offset.
     static func transform(_ style: NodeStyle, frame: Rect) -> Transform2D {
+        transform(style, motion: Motion(offset: style.offset, rotation: style.rotation, scale: style.scale, opacity: style.opacity),
+                  frame: frame)
+    }
+
+    /// What a moving leaf's animations change (see `NodePlan.movingSnapshot`).
+    struct Motion {
+        static let properties: Set<AnimatableProperty> = [.offsetX, .offsetY, .rotation, .scale, .scaleX, .scaleY, .opacity]
+
+        var offset: Point
+        var rotation: Double
+        var scale: Point
+        var opacity: Double
+
+        /// As `EvaluationContext.apply` sets these properties.
+        mutating func apply(_ number: Double, to property: AnimatableProperty) {
+            switch property {
+            case .offsetX: offset.x = number
+            case .offsetY: offset.y = number
+            case .rotation: rotation = number
+            case .scale: scale = Point(x: number, y: number)
+            case .scaleX: scale.x = number
+            case .scaleY: scale.y = number
+            case .opacity: opacity = number
+            default: break
+            }
+        }
+    }
+
+    /// `style`'s anchors with `motion`'s offset, rotation and scale.
+    static func transform(_ style: NodeStyle, motion: Motion, frame: Rect) -> Transform2D {
         let scaleAnchor = style.scaleAnchorPoint ?? frame.point(at: style.scaleAnchor)
         let rotationAnchor = style.rotationAnchorPoint ?? frame.point(at: style.rotationAnchor)
-        let (sx, sy) = (style.scale.x, style.scale.y)
+        let (sx, sy) = (motion.scale.x, motion.scale.y)
         let (sine, cosine): (Double, Double)
-        if style.rotation == 0 {
+        if motion.rotation == 0 {
             (sine, cosine) = (0, 1)
         } else {
-            let radians = style.rotation * .pi / 180
+            let radians = motion.rotation * .pi / 180
             (sine, cosine) = (sin(radians), cos(radians))
         }
         let vx = scaleAnchor.x - sx * scaleAnchor.x - rotationAnchor.x
         let vy = scaleAnchor.y - sy * scaleAnchor.y - rotationAnchor.y
         return Transform2D(a: cosine * sx, b: sine * sx, c: -sine * sy, d: cosine * sy,
-                               tx: cosine * vx - sine * vy + rotationAnchor.x + style.offset.x,
-                               ty: sine * vx + cosine * vy + rotationAnchor.y + style.offset.y)
+                               tx: cosine * vx - sine * vy + rotationAnchor.x + motion.offset.x,
+                               ty: sine * vx + cosine * vy + rotationAnchor.y + motion.offset.y)
     }
 
     /// WaveShape's band: top edge from top-left to top-right through control points moved by ±yOffset × height.
