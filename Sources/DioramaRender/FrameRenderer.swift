@@ -55,6 +55,11 @@ public final class FrameRenderer {
     var fillCells: [Int64] = []
     var fillTouched: [UInt64] = []
     var fillParts: [PixelRect] = []
+    /// The clip of drawFrame's context while it draws a run of top-level nodes, read once for all their solid fills
+    /// (reading it costs two allocations). Valid for that context alone, outside clip shapes: no code clips it and
+    /// then fills without a cairo_restore in between, and a layer or silhouette draws on a context of its own.
+    var frameClipContext: OpaquePointer?
+    var frameClipRectangles: [PixelRect] = []
     /// False fills solid shapes with cairo (the reference for the solid fill tests).
     var rasterizesFills = true
     /// The largest shape (device pixels of its box) scan-converted by `fillSolid`; larger ones are cairo's.
@@ -366,6 +371,12 @@ public final class FrameRenderer {
             cairo_paint(cr)
             cairo_pattern_destroy(pattern)
         }
+        /// The run with the context's clip read once (see `frameClipContext`).
+        func drawRun(_ run: ArraySlice<NodeSnapshot>) {
+            frameClipContext = readWholePixelClip(cr, into: &frameClipRectangles) ? cr : nil
+            defer { frameClipContext = nil }
+            drawSiblings(run, in: cr)
+        }
         if let bottoms, bottoms.count == nodes.count {
             // Runs of nodes drawn down to the same row (see Occlusion.swift); a node above the area's top is hidden.
             let area = area ?? PixelRect(x: 0, y: 0, width: width, height: height)
@@ -375,7 +386,7 @@ public final class FrameRenderer {
                 while end < bottoms.count, bottoms[end] == bottoms[start] { end += 1 }
                 let run = nodes[(nodes.startIndex + start)..<(nodes.startIndex + end)]
                 if bottoms[start] >= area.y + area.height {
-                    drawSiblings(run, in: cr)
+                    drawRun(run)
                 } else if bottoms[start] > area.y {
                     cairo_save(cr)
                     cairo_identity_matrix(cr)
@@ -384,13 +395,13 @@ public final class FrameRenderer {
                     cairo_restore(cr)
                     cairo_save(cr)
                     cairo_clip(cr)
-                    drawSiblings(run, in: cr)
+                    drawRun(run)
                     cairo_restore(cr)
                 }
                 start = end
             }
         } else {
-            drawSiblings(nodes, in: cr)
+            drawRun(nodes)
         }
         let status = cairo_status(cr)
         guard status == CAIRO_STATUS_SUCCESS else {

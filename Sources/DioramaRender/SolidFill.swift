@@ -45,7 +45,15 @@ extension FrameRenderer {
         var parts: [PixelRect] = []
         swap(&parts, &fillParts)
         defer { swap(&parts, &fillParts) }
-        guard outline.add(geometry), readWholePixelClip(cr, into: &parts) else { return false }
+        let clipRead: Bool
+        if cr == frameClipContext {
+            parts.removeAll(keepingCapacity: true)
+            parts.append(contentsOf: frameClipRectangles)
+            clipRead = true
+        } else {
+            clipRead = readWholePixelClip(cr, into: &parts)
+        }
+        guard outline.add(geometry), clipRead else { return false }
         let source = Self.cairoPremultiplied(paintHue == 0 ? color : color.hueRotated(by: paintHue), alpha: alpha)
         guard source != 0, !outline.edges.isEmpty else { return true }
         let (minX, minY, maxX, maxY) = (outline.minX, outline.minY, outline.maxX, outline.maxY)
