@@ -83,10 +83,18 @@ extension FrameRenderer {
     func isClipSafe(_ node: NodeSnapshot, parent: cairo_matrix_t, clipped: Bool = false) -> Bool {
         let clipped = clipped || node.clipShape != nil
         guard node.opacity > 0, node.transform.isDrawable else { return true }
-        if node.blur > 0 || node.shadow != nil || node.mask.map({ !$0.isSolid }) == true { return false }
+        if node.blur > 0 || node.mask.map({ !$0.isSolid }) == true { return false }
         if node.hueRotation != 0, node.content.containsImage { return false }
         var nodeMatrix = node.transform.cairoMatrix, parent = parent, matrix = cairo_matrix_t()
         cairo_matrix_multiply(&matrix, &nodeMatrix, &parent)
+        if let shadow = node.shadow, shadow.color.alpha > 0 {
+            // A quick shadow beneath the content is made over its whole box (ShadowDrawing.swift) and composited
+            // through a whole-pixel clip, pixel by pixel; through a clip shape, or in a layer, it depends on the clip.
+            var effects = node
+            if node.hueRotation != 0 { effects.hueRotation = 0 }
+            guard !clipped, hasOnlyShadow(effects),
+                  let place = shadowPlace(of: node, ctm: matrix), Self.anchorsShadow(place.box) else { return false }
+        }
         switch node.content {
         case .group(let children):
             return children.allSatisfy { isClipSafe($0, parent: matrix, clipped: clipped) }

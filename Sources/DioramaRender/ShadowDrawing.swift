@@ -19,27 +19,41 @@ extension FrameRenderer {
     /// `shadowHue` is the hue rotation of the node's ancestors (its own comes before its shadow).
     func drawShadowBeneath(_ node: NodeSnapshot, shadowHue: Double, in cr: OpaquePointer) {
         guard let shadow = node.shadow else { return }
-        guard shadow.color.alpha > 0, let ink = inkBounds(of: node),
-              let clip = deviceClip(cr) else { return }
+        guard shadow.color.alpha > 0, let clip = deviceClip(cr) else { return }
         var ctm = cairo_matrix_t()
         cairo_get_matrix(cr, &ctm)
-        let sigma = GaussianBlur.sigma(forRadius: shadow.radius) * ctm.uniformScale
-        let offset = (x: ctm.xx * shadow.x + ctm.xy * shadow.y, y: ctm.yx * shadow.x + ctm.yy * shadow.y)
-        let contentBox = ctm.boundingBox(of: ink)
-        let shadowBox = contentBox.offsetBy(offset.x, offset.y).insetBy(-GaussianBlur.reach(sigma: sigma) - 1)
-        guard let visible = shadowBox.roundedOut.intersection(clip) else { return }
-        // The silhouette also covers content just outside the visible area whose shadow reaches into view.
-        let margin = Int(GaussianBlur.reach(sigma: sigma).rounded(.up)) + 2
-        guard let region = shadowBox.roundedOut.intersection(PixelRect(
-            x: visible.x - margin, y: visible.y - margin, width: visible.width + 2 * margin, height: visible.height + 2 * margin))
-        else { return }
-
+        guard let (shadowBox, sigma, offset) = shadowPlace(of: node, ctm: ctm),
+              let visible = shadowBox.intersection(clip) else { return }
         // One silhouette sample per sigma: a gaussian of one sample's deviation interpolates smoothly.
         let factor = max(1, min(16, Int(sigma)))
-        let cellsX = (region.width + factor - 1) / factor + 2, cellsY = (region.height + factor - 1) / factor + 2
-        // Cell (i, j) covers device pixels from region origin + (i - 1, j - 1) × factor.
-        let originX = region.x - factor, originY = region.y - factor
-        let grid = SilhouetteGrid(factor: factor, cellsX: cellsX, cellsY: cellsY, originX: originX, originY: originY)
+        let reducedSigma = GaussianBlur.reducedSigma(sigma, factor: factor)
+        let grid: SilhouetteGrid
+        if Self.anchorsShadow(shadowBox) {
+            // Cells anchored to the whole shadow's box, whatever the clip (cell (i, j) covers device pixels from the
+            // box's origin + (i - 1, j - 1) × factor), made only as far around the visible part as can reach it:
+            // through the blur's boxes, the offset and one cell either side for the bilinear steps. A pixel of the
+            // shadow then depends on the node alone, and bands and damage areas may cut it (`isClipSafe`).
+            let blurCells = reducedSigma >= 0.35 ? GaussianBlur.boxRadii(sigma: reducedSigma).reduce(0, +) : 0
+            let reachCells = blurCells + Int((max(abs(offset.x), abs(offset.y)) / Double(factor)).rounded(.up)) + 3
+            let (originX, originY) = (shadowBox.x - factor, shadowBox.y - factor)
+            let (allX, allY) = ((shadowBox.width + factor - 1) / factor + 2, (shadowBox.height + factor - 1) / factor + 2)
+            let i0 = max(0, (visible.x - originX) / factor - reachCells)
+            let i1 = min(allX, (visible.x + visible.width - 1 - originX) / factor + reachCells + 1)
+            let j0 = max(0, (visible.y - originY) / factor - reachCells)
+            let j1 = min(allY, (visible.y + visible.height - 1 - originY) / factor + reachCells + 1)
+            grid = SilhouetteGrid(factor: factor, cellsX: i1 - i0, cellsY: j1 - j0,
+                                  originX: originX + i0 * factor, originY: originY + j0 * factor)
+        } else {
+            // Too large to anchor: the silhouette covers the visible area and the content just outside it whose
+            // shadow reaches into view, from the area's corner.
+            let margin = Int(GaussianBlur.reach(sigma: sigma).rounded(.up)) + 2
+            guard let region = shadowBox.intersection(PixelRect(
+                x: visible.x - margin, y: visible.y - margin, width: visible.width + 2 * margin, height: visible.height + 2 * margin))
+            else { return }
+            grid = SilhouetteGrid(factor: factor, cellsX: (region.width + factor - 1) / factor + 2,
+                                  cellsY: (region.height + factor - 1) / factor + 2, originX: region.x - factor, originY: region.y - factor)
+        }
+        let (cellsX, cellsY) = (grid.cellsX, grid.cellsY)
 
         // One silhouette: where the content lies (to skip what it will cover) and, moved by the offset, the shadow.
         let coverCells = silhouette(of: node, ctm: ctm, grid: grid)
@@ -48,8 +62,7 @@ extension FrameRenderer {
         let coverRowBytes = Int(cairo_image_surface_get_stride(coverCells))
         let shadowAlpha = grid.shifted(coverAlpha, rowBytes: coverRowBytes, by: (offset.x / Double(factor), offset.y / Double(factor)))
         defer { shadowAlpha.deallocate() }
-        GaussianBlur.applyToAlpha(shadowAlpha, width: cellsX, height: cellsY, rowBytes: cellsX,
-                                  sigma: GaussianBlur.reducedSigma(sigma, factor: factor))
+        GaussianBlur.applyToAlpha(shadowAlpha, width: cellsX, height: cellsY, rowBytes: cellsX, sigma: reducedSigma)
         let covered = grid.coveredQuads(coverAlpha, rowBytes: coverRowBytes)
         defer { covered.deallocate() }
 
@@ -67,6 +80,22 @@ extension FrameRenderer {
         cairo_restore(cr)
         cairo_surface_finish(maskSurface)
         cairo_surface_destroy(maskSurface)
+    }
+
+    /// Where a node's quick shadow reaches (device pixels, rounded out), with its deviation and offset in device
+    /// units, under `ctm` (the node's own transform included). Nil when the node paints nothing.
+    func shadowPlace(of node: NodeSnapshot, ctm: cairo_matrix_t) -> (box: PixelRect, sigma: Double, offset: (x: Double, y: Double))? {
+        guard let shadow = node.shadow, let ink = inkBounds(of: node) else { return nil }
+        let sigma = GaussianBlur.sigma(forRadius: shadow.radius) * ctm.uniformScale
+        let offset = (x: ctm.xx * shadow.x + ctm.xy * shadow.y, y: ctm.yx * shadow.x + ctm.yy * shadow.y)
+        let box = ctm.boundingBox(of: ink).offsetBy(offset.x, offset.y).insetBy(-GaussianBlur.reach(sigma: sigma) - 1)
+        return (box.roundedOut, sigma, offset)
+    }
+
+    /// True when a quick shadow's silhouette is made over its whole box (`shadowBox`), not the visible part of it:
+    /// up to 8192 device pixels a side, near the frame.
+    static func anchorsShadow(_ box: PixelRect) -> Bool {
+        box.width <= 8192 && box.height <= 8192 && abs(box.x) <= 1 << 20 && abs(box.y) <= 1 << 20
     }
 
     /// The node's content drawn at 1/`factor` resolution into a new A8 surface of cells.
