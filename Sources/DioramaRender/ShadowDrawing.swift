@@ -28,6 +28,8 @@ extension FrameRenderer {
         let factor = max(1, min(16, Int(sigma)))
         let reducedSigma = GaussianBlur.reducedSigma(sigma, factor: factor)
         let grid: SilhouetteGrid
+        /// Where cell (0, 0) of the grid the silhouette is drawn in lies (device pixels): the whole shadow's grid.
+        var anchor: (x: Int, y: Int)
         if Self.anchorsShadow(shadowBox) {
             // Cells anchored to the whole shadow's box, whatever the clip (cell (i, j) covers device pixels from the
             // box's origin + (i - 1, j - 1) × factor), made only as far around the visible part as can reach it:
@@ -36,6 +38,7 @@ extension FrameRenderer {
             let blurCells = reducedSigma >= 0.35 ? GaussianBlur.boxRadii(sigma: reducedSigma).reduce(0, +) : 0
             let reachCells = blurCells + Int((max(abs(offset.x), abs(offset.y)) / Double(factor)).rounded(.up)) + 3
             let (originX, originY) = (shadowBox.x - factor, shadowBox.y - factor)
+            anchor = (originX, originY)
             let (allX, allY) = ((shadowBox.width + factor - 1) / factor + 2, (shadowBox.height + factor - 1) / factor + 2)
             let i0 = max(0, (visible.x - originX) / factor - reachCells)
             let i1 = min(allX, (visible.x + visible.width - 1 - originX) / factor + reachCells + 1)
@@ -52,11 +55,12 @@ extension FrameRenderer {
             else { return }
             grid = SilhouetteGrid(factor: factor, cellsX: (region.width + factor - 1) / factor + 2,
                                   cellsY: (region.height + factor - 1) / factor + 2, originX: region.x - factor, originY: region.y - factor)
+            anchor = (grid.originX, grid.originY)
         }
         let (cellsX, cellsY) = (grid.cellsX, grid.cellsY)
 
         // One silhouette: where the content lies (to skip what it will cover) and, moved by the offset, the shadow.
-        let coverCells = silhouette(of: node, ctm: ctm, grid: grid)
+        let coverCells = silhouette(of: node, ctm: ctm, grid: grid, anchor: anchor)
         defer { cairo_surface_destroy(coverCells) }
         guard let coverAlpha = cairo_image_surface_get_data(coverCells) else { return }
         let coverRowBytes = Int(cairo_image_surface_get_stride(coverCells))
@@ -98,12 +102,17 @@ extension FrameRenderer {
         box.width <= 8192 && box.height <= 8192 && abs(box.x) <= 1 << 20 && abs(box.y) <= 1 << 20
     }
 
-    /// The node's content drawn at 1/`factor` resolution into a new A8 surface of cells.
-    private func silhouette(of node: NodeSnapshot, ctm: cairo_matrix_t, grid: SilhouetteGrid) -> OpaquePointer {
+    /// The node's content drawn at 1/`factor` resolution into a new A8 surface of cells. The matrix is the whole
+    /// shadow's grid's (`anchor`), whichever part of it the grid holds: the part's place is the surface's device
+    /// offset, whole cells applied after the matrix, so text, art and curves land on the same cells in every part (a
+    /// different matrix could round a glyph's position the other way).
+    private func silhouette(of node: NodeSnapshot, ctm: cairo_matrix_t, grid: SilhouetteGrid, anchor: (x: Int, y: Int)) -> OpaquePointer {
         let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, Int32(grid.cellsX), Int32(grid.cellsY))!
+        cairo_surface_set_device_offset(surface, -Double((grid.originX - anchor.x) / grid.factor),
+                                        -Double((grid.originY - anchor.y) / grid.factor))
         let cr = cairo_create(surface)!
         cairo_scale(cr, 1 / Double(grid.factor), 1 / Double(grid.factor))
-        cairo_translate(cr, -Double(grid.originX), -Double(grid.originY))
+        cairo_translate(cr, -Double(anchor.x), -Double(anchor.y))
         var matrix = ctm
         cairo_transform(cr, &matrix)
         withoutClipShapes { drawClippedContent(node, alpha: 1, in: cr) }

@@ -73,6 +73,8 @@ import Testing
             ("gradient mask", [RenderFixtures.rect(across, fill: .solid(.white), mask: mask)]),
             ("gradient", [RenderFixtures.rect(across, fill: gradient)]),
             ("text", [text]),
+            // A quick shadow's silhouette made in parts of its grid: glyphs at half pixels land on the same cells.
+            ("shadowed text", [{ var node = text; node.shadow = Shadow(color: .black, radius: 7, x: 0.5, y: 1.5); return node }()]),
             ("particles", [RenderFixtures.particles(count: 300, width: 100, height: 100)]),
             ("blur between nodes drawn in pieces", [RenderFixtures.rect(Rect(x: 0, y: 0, width: 100, height: 50)),
                                                     RenderFixtures.rect(across, fill: .solid(.white), blur: 5), text,
