@@ -59,6 +59,8 @@ public final class FrameRenderer {
     /// (reading it costs two allocations). Valid for that context alone, outside clip shapes: no code clips it and
     /// then fills without a cairo_restore in between, and a layer or silhouette draws on a context of its own.
     var frameClipContext: OpaquePointer?
+    /// Nil until the run's first solid fill reads the clip; then whether it is whole pixels (`frameClipRectangles`).
+    var frameClipIsWhole: Bool?
     var frameClipRectangles: [PixelRect] = []
     /// False fills solid shapes with cairo (the reference for the solid fill tests).
     var rasterizesFills = true
@@ -106,8 +108,10 @@ public final class FrameRenderer {
     var usesDamage = true
     /// False draws everything beneath opaque bands too (the reference the occlusion tests compare with).
     var usesOcclusion = true
-    /// Parts of frames (whole frames, damage areas, bands) drawn with something hidden (see Occlusion.swift), for tests.
+    /// Parts of frames (whole frames, damage areas, bands) drawn with something hidden (see Occlusion.swift), by this
+    /// renderer and its helpers, for tests.
     var occludedParts = 0
+    var occludedPartsOnAllThreads: Int { occludedParts + (threads > 1 ? helpers.map(\.occludedParts).reduce(0, +) : 0) }
 
     /// Threads drawing each frame (1: the calling thread alone).
     public let threads: Int
@@ -373,8 +377,8 @@ public final class FrameRenderer {
         }
         /// The run with the context's clip read once (see `frameClipContext`).
         func drawRun(_ run: ArraySlice<NodeSnapshot>) {
-            frameClipContext = readWholePixelClip(cr, into: &frameClipRectangles) ? cr : nil
-            defer { frameClipContext = nil }
+            (frameClipContext, frameClipIsWhole) = (cr, nil)
+            defer { (frameClipContext, frameClipIsWhole) = (nil, nil) }
             drawSiblings(run, in: cr)
         }
         if let bottoms, bottoms.count == nodes.count {

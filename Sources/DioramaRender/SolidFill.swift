@@ -47,9 +47,11 @@ extension FrameRenderer {
         defer { swap(&parts, &fillParts) }
         let clipRead: Bool
         if cr == frameClipContext {
+            // Read by the run's first fill, for the others (see `frameClipContext`).
+            if frameClipIsWhole == nil { frameClipIsWhole = readWholePixelClip(cr, into: &frameClipRectangles) }
             parts.removeAll(keepingCapacity: true)
             parts.append(contentsOf: frameClipRectangles)
-            clipRead = true
+            clipRead = frameClipIsWhole!
         } else {
             clipRead = readWholePixelClip(cr, into: &parts)
         }
