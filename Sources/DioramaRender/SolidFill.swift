@@ -68,8 +68,9 @@ extension FrameRenderer {
                             height: FillEdge.ceil(maxY) - FillEdge.floor(minY))
         guard let drawn = box.intersection(surface) else { return true }
         var kept = 0, top = Int.max, bottom = Int.min, left = Int.max, right = Int.min
-        for part in parts {
-            guard let cut = part.intersection(drawn) else { continue }
+        // By index: iterating the array would hold a reference to it, and the first write would copy it.
+        for index in parts.indices {
+            guard let cut = parts[index].intersection(drawn) else { continue }
             parts[kept] = cut
             kept += 1
             (top, bottom) = (min(top, cut.y), max(bottom, cut.y + cut.height))
