@@ -33,4 +33,11 @@ public struct CanvasPlacement: Sendable, Equatable {
     public var transform: Transform2D {
         Transform2D(a: scale, b: 0, c: 0, d: scale, tx: originX, ty: originY)
     }
+
+    /// The output pixels the canvas covers: from its origin (whole pixels) to its far edges rounded, as drawing
+    /// clips them (see `FrameRenderer.drawFrame`).
+    var pixelBox: PixelRect {
+        PixelRect(x: Int(originX), y: Int(originY), width: Int((originX + width).rounded()) - Int(originX),
+                  height: Int((originY + height).rounded()) - Int(originY))
+    }
 }

@@ -90,9 +90,7 @@ extension FrameRenderer {
         if let shadow = node.shadow, shadow.color.alpha > 0 {
             // A quick shadow beneath the content is made over its whole box (ShadowDrawing.swift) and composited
             // through a whole-pixel clip, pixel by pixel; through a clip shape, or in a layer, it depends on the clip.
-            var effects = node
-            if node.hueRotation != 0 { effects.hueRotation = 0 }
-            guard !clipped, hasOnlyShadow(effects),
+            guard !clipped, hasOnlyShadow(drawnEffects(of: node)),
                   let place = shadowPlace(of: node, ctm: matrix), Self.anchorsShadow(place.box) else { return false }
         }
         switch node.content {

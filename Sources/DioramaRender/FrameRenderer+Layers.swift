@@ -45,8 +45,7 @@ extension FrameRenderer {
         guard node.opacity > 0, node.transform.isDrawable else { return true }
         var nodeMatrix = node.transform.cairoMatrix, parent = parent, matrix = cairo_matrix_t()
         cairo_matrix_multiply(&matrix, &nodeMatrix, &parent)
-        var effects = node
-        if node.hueRotation != 0, !node.content.containsImage { effects.hueRotation = 0 }
+        let effects = drawnEffects(of: node)
         if effects.needsLayer, !canDrawWithoutLayer(effects) { return !hasOnlyShadow(effects) }
         switch node.content {
         case .group(let children):

@@ -230,7 +230,7 @@ public final class FrameRenderer {
     private func drawChanges(_ snapshot: Snapshot, key: FrameKey, prefix: StaticPrefix, into pixels: UnsafeMutableRawPointer,
                              stride: Int, targetIsCurrent: Bool, holdsLastFrame: Bool) throws {
         let placement = CanvasPlacement(canvas: snapshot.canvas, outputWidth: key.width, outputHeight: key.height)
-        let ctm = cairo_matrix_t(xx: placement.scale, yx: 0, xy: 0, yy: placement.scale, x0: placement.originX, y0: placement.originY)
+        let ctm = placement.transform.cairoMatrix
         // A node equal to the last frame's keeps its footprint (measuring text and paths for every node costs).
         let sameNodes = previousFrame.map { $0.key == key && $0.nodes.count == snapshot.nodes.count } == true
             && lastFootprints.count == snapshot.nodes.count
@@ -242,9 +242,7 @@ public final class FrameRenderer {
             }
         }
         defer { lastFootprints = footprints }
-        let canvas = PixelRect(x: Int(placement.originX), y: Int(placement.originY),
-                               width: Int((placement.originX + placement.width).rounded()) - Int(placement.originX),
-                               height: Int((placement.originY + placement.height).rounded()) - Int(placement.originY))
+        let canvas = placement.pixelBox
         var areas: [PixelRect]?
         if usesDamage, let previous = previousFrame, previous.key == key, previous.nodes.count == snapshot.nodes.count,
            lastFootprints.count == footprints.count, placement.scale > 0, canvas.nonEmpty != nil {

@@ -20,11 +20,8 @@ extension FrameRenderer {
         // Hue rotation is linear in premultiplied colour and leaves alpha alone, so rotating every paint
         // of the subtree equals rotating its layer (up to clamping), with no layer. Images need the layer.
         let outerHue = paintHue
-        var effects = node
-        if node.hueRotation != 0, !node.content.containsImage {
-            paintHue += node.hueRotation
-            effects.hueRotation = 0
-        }
+        let effects = drawnEffects(of: node)
+        if effects.hueRotation != node.hueRotation { paintHue += node.hueRotation }
         if effects.needsLayer, !canDrawWithoutLayer(effects) {
             if hasOnlyShadow(effects) {
                 drawShadowBeneath(effects, shadowHue: outerHue, in: cr)
@@ -37,6 +34,14 @@ extension FrameRenderer {
         }
         paintHue = outerHue
         cairo_restore(cr)
+    }
+
+    /// The node's effects as `draw` applies them: a hue rotation of content without images goes into its paints
+    /// (see `draw`), not a layer.
+    func drawnEffects(of node: NodeSnapshot) -> NodeSnapshot {
+        var effects = node
+        if node.hueRotation != 0, !node.content.containsImage { effects.hueRotation = 0 }
+        return effects
     }
 
     /// Opacity alone on a leaf that paints once (a fill or a stroke, text, an image) looks the same

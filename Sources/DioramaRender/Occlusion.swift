@@ -17,11 +17,9 @@ extension FrameRenderer {
         guard usesOcclusion, !nodes.isEmpty else { return nil }
         let placement = CanvasPlacement(canvas: canvas, outputWidth: width, outputHeight: height)
         guard placement.scale > 0 else { return nil }
-        let ctm = cairo_matrix_t(xx: placement.scale, yx: 0, xy: 0, yy: placement.scale, x0: placement.originX, y0: placement.originY)
-        // Drawing is clipped to the canvas's whole pixels (see drawFrame).
-        let left = Int(placement.originX.rounded(.up)), top = Int(placement.originY.rounded(.up))
-        let canvasBox = PixelRect(x: left, y: top, width: Int((placement.originX + placement.width).rounded()) - left,
-                                  height: Int((placement.originY + placement.height).rounded()) - top)
+        let ctm = placement.transform.cairoMatrix
+        // Drawing is clipped to the canvas's whole pixels.
+        let canvasBox = placement.pixelBox
         let bottom = area.y + area.height
         var floor = bottom
         var bottoms = [Int](repeating: bottom, count: nodes.count)

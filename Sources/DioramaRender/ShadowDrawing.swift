@@ -29,7 +29,7 @@ extension FrameRenderer {
         let reducedSigma = GaussianBlur.reducedSigma(sigma, factor: factor)
         let grid: SilhouetteGrid
         /// Where cell (0, 0) of the grid the silhouette is drawn in lies (device pixels): the whole shadow's grid.
-        var anchor: (x: Int, y: Int)
+        let anchor: (x: Int, y: Int)
         if Self.anchorsShadow(shadowBox) {
             // Cells anchored to the whole shadow's box, whatever the clip (cell (i, j) covers device pixels from the
             // box's origin + (i - 1, j - 1) × factor), made only as far around the visible part as can reach it:

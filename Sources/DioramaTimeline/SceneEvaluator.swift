@@ -70,8 +70,7 @@ struct EvaluationContext {
     func evaluate(_ plan: NodePlan) -> NodeSnapshot {
         if let constant = plan.constantSnapshot { return constant }
         if var moving = plan.movingSnapshot {
-            var motion = Motion(offset: plan.style.offset, rotation: plan.style.rotation, scale: plan.style.scale,
-                                opacity: plan.style.opacity)
+            var motion = plan.style.motion
             for channel in plan.channels {
                 if let number = channel.value(at: time).number { motion.apply(number, to: channel.property) }
             }
@@ -134,8 +133,7 @@ struct EvaluationContext {
     /// Scale around the scale anchor, then rotation around the rotation anchor, then the offset
     /// (NodeStyle's order), composed in closed form: p' = R·(S·(p − As) + As − Ar) + Ar + offset.
     static func transform(_ style: NodeStyle, frame: Rect) -> Transform2D {
-        transform(style, motion: Motion(offset: style.offset, rotation: style.rotation, scale: style.scale, opacity: style.opacity),
-                  frame: frame)
+        transform(style, motion: style.motion, frame: frame)
     }
 
     /// What a moving leaf's animations change (see `NodePlan.movingSnapshot`).
@@ -147,7 +145,7 @@ struct EvaluationContext {
         var scale: Point
         var opacity: Double
 
-        /// As `EvaluationContext.apply` sets these properties.
+        /// Sets one of `properties` (`EvaluationContext.apply` sets them through here too).
         mutating func apply(_ number: Double, to property: AnimatableProperty) {
             switch property {
             case .offsetX: offset.x = number
@@ -212,13 +210,7 @@ struct EvaluationContext {
         }
         guard let number = value.number else { return }
         switch property {
-        case .offsetX: style.offset.x = number
-        case .offsetY: style.offset.y = number
-        case .rotation: style.rotation = number
-        case .scale: style.scale = Point(x: number, y: number)
-        case .scaleX: style.scale.x = number
-        case .scaleY: style.scale.y = number
-        case .opacity: style.opacity = number
+        case .offsetX, .offsetY, .rotation, .scale, .scaleX, .scaleY, .opacity: style.motion.apply(number, to: property)
         case .hueRotation: style.hueRotation = number
         case .blur: style.blur = number
         case .shadowRadius: style.shadow = { var s = style.shadow ?? defaultShadow; s.radius = number; return s }()
@@ -264,5 +256,13 @@ struct EvaluationContext {
     private static func clamped(_ color: Color) -> Color {
         func unit(_ value: Double) -> Double { min(1, max(0, value)) }
         return Color(red: unit(color.red), green: unit(color.green), blue: unit(color.blue), alpha: unit(color.alpha))
+    }
+}
+
+extension NodeStyle {
+    /// The style's offset, rotation, scale and opacity, read and written together.
+    var motion: EvaluationContext.Motion {
+        get { EvaluationContext.Motion(offset: offset, rotation: rotation, scale: scale, opacity: opacity) }
+        set { (offset, rotation, scale, opacity) = (newValue.offset, newValue.rotation, newValue.scale, newValue.opacity) }
     }
 }
