@@ -51,22 +51,81 @@ extension FrameRenderer {
         guard node.opacity > 0, node.transform.isDrawable else { return NodeFootprint(box: nil, clipSafe: true) }
         var nodeMatrix = node.transform.cairoMatrix, parent = ctm, matrix = cairo_matrix_t()
         cairo_matrix_multiply(&matrix, &nodeMatrix, &parent)
-        guard var ink = inkBounds(of: node) else { return NodeFootprint(box: nil, clipSafe: true) }
-        // A part of a drawing fills a rectangle the size of the whole drawing: its cached raster knows its ink.
-        if case .image(let image) = node.content, image.isVector, let raster = cachedRaster(image, under: matrix) {
-            guard raster.ink.width > 0, raster.ink.height > 0 else { return NodeFootprint(box: nil, clipSafe: true) }
-            let q = raster.scale
-            let inked = BoundingBox(minX: image.rect.x + Double(raster.ink.x) / q, minY: image.rect.y + Double(raster.ink.y) / q,
-                                    maxX: image.rect.x + Double(raster.ink.x + raster.ink.width) / q,
-                                    maxY: image.rect.y + Double(raster.ink.y + raster.ink.height) / q)
-            ink = BoundingBox(minX: max(ink.minX, inked.minX), minY: max(ink.minY, inked.minY),
-                              maxX: min(ink.maxX, inked.maxX), maxY: min(ink.maxY, inked.maxY))
-            guard ink.nonEmptyBox != nil else { return NodeFootprint(box: nil, clipSafe: true) }
-        }
         // Slack for antialiasing, particle sprites' margins and reaches rounded to whole device pixels.
         let slack = 4 + ctm.uniformScale.rounded(.up)
+        guard case .image(let image) = node.content, image.isVector, let raster = cachedRaster(image, under: matrix) else {
+            guard let box = deviceInk(of: node, matrix: matrix) else { return NodeFootprint(box: nil, clipSafe: true) }
+            return NodeFootprint(box: box.insetBy(-slack).roundedOut.nonEmpty, clipSafe: isClipSafe(node, parent: ctm))
+        }
+        // A part of a drawing fills a rectangle the size of the whole drawing: its cached raster knows its ink.
+        guard raster.ink.width > 0, raster.ink.height > 0, let whole = inkBounds(of: node) else {
+            return NodeFootprint(box: nil, clipSafe: true)
+        }
+        let q = raster.scale
+        let ink = BoundingBox(minX: max(whole.minX, image.rect.x + Double(raster.ink.x) / q),
+                              minY: max(whole.minY, image.rect.y + Double(raster.ink.y) / q),
+                              maxX: min(whole.maxX, image.rect.x + Double(raster.ink.x + raster.ink.width) / q),
+                              maxY: min(whole.maxY, image.rect.y + Double(raster.ink.y + raster.ink.height) / q))
+        guard ink.nonEmptyBox != nil else { return NodeFootprint(box: nil, clipSafe: true) }
         let box = matrix.boundingBox(of: ink.insetBy(-node.effectReach)).insetBy(-slack).roundedOut
         return NodeFootprint(box: box.nonEmpty, clipSafe: isClipSafe(node, parent: ctm))
+    }
+
+    /// A device box holding everything `node` paints under `matrix` (its own transform included), blur and shadow
+    /// too; nil when it paints nothing. A group with no clip shape, blur or shadow of its own is the union of its
+    /// children's boxes, each under its own matrix: the group's box turned as a whole would be far larger (the
+    /// swing's ropes and girl, turned twice, made a square more than four times their area).
+    func deviceInk(of node: NodeSnapshot, matrix: cairo_matrix_t) -> BoundingBox? {
+        guard node.clipShape == nil, node.effectReach == 0 else {
+            return inkBounds(of: node).map { matrix.boundingBox(of: $0.insetBy(-node.effectReach)) }
+        }
+        switch node.content {
+        case .group(let children):
+            var union: BoundingBox?
+            for index in children.indices where children[index].opacity > 0 && children[index].transform.isDrawable {
+                var childMatrix = children[index].transform.cairoMatrix, parent = matrix, placed = cairo_matrix_t()
+                cairo_matrix_multiply(&placed, &childMatrix, &parent)
+                guard let box = deviceInk(of: children[index], matrix: placed) else { continue }
+                union = union.map { $0.union(box) } ?? box
+            }
+            return union
+        case .shape(let shape):
+            return Self.deviceInk(of: shape, matrix: matrix)
+        case .text, .particles, .image, .lottie:
+            return inkBounds(of: node).map { matrix.boundingBox(of: $0) }
+        }
+    }
+
+    /// A device box holding everything `shape` paints under `matrix`, from the points that define it (a curve lies
+    /// within its control points; an ellipse's box is exact), without building its path: the changed nodes of
+    /// every frame are measured. Nil when it paints nothing.
+    static func deviceInk(of shape: ShapeSnapshot, matrix: cairo_matrix_t) -> BoundingBox? {
+        guard shape.fill != nil || shape.stroke != nil else { return nil }
+        var box: BoundingBox
+        switch shape.geometry {
+        case .ellipse(let center, let radiusX, let radiusY):
+            // As addPath draws them: no path at all for these.
+            guard radiusX > 0, radiusY > 0, radiusX.isFinite, radiusY.isFinite else { return nil }
+            let (x, y) = matrix.apply(center.x, center.y)
+            // Half the box: the ellipse's extreme points under the matrix; one pixel more for cairo's arcs, whose
+            // curves may bulge out by a fraction of a pixel (its tolerance).
+            let halfWidth = hypot(matrix.xx * radiusX, matrix.xy * radiusY) + 1
+            let halfHeight = hypot(matrix.yx * radiusX, matrix.yy * radiusY) + 1
+            box = BoundingBox(minX: x - halfWidth, minY: y - halfHeight, maxX: x + halfWidth, maxY: y + halfHeight)
+        case .rect(let rect, _) where !(rect.width != 0 && rect.height != 0):
+            return nil
+        case .rect, .path:
+            guard let points = FillOutline.box(of: shape.geometry, matrix: matrix) else { return nil }
+            box = BoundingBox(minX: points.minX, minY: points.minY, maxX: points.maxX, maxY: points.maxY)
+        }
+        guard [box.minX, box.minY, box.maxX, box.maxY].allSatisfy(\.isFinite) else { return nil }
+        if let stroke = shape.stroke, stroke.width > 0 {
+            // As inkBounds reaches (a miter at most cairo's limit of 10 half-widths, a square cap √2), as a distance
+            // in device pixels: times the matrix's largest stretch.
+            let reach = stroke.width / 2 * (stroke.lineJoin == .miter ? 10 : stroke.lineCap == .square ? 1.5 : 1)
+            box = box.insetBy(-reach * matrix.largestStretch)
+        }
+        return box
     }
 
     /// The raster drawVectorImage would paint for `image` under `matrix`, when it is cached already.
@@ -229,6 +288,12 @@ extension FrameRenderer {
 }
 
 extension cairo_matrix_t {
+    /// The most a length grows under the matrix (its larger singular value).
+    var largestStretch: Double {
+        let sum = xx * xx + yx * yx + xy * xy + yy * yy, determinant = xx * yy - xy * yx
+        return ((sum + max(sum * sum - 4 * determinant * determinant, 0).squareRoot()) / 2).squareRoot()
+    }
+
     /// An exact whole-pixel translation: an image under it is copied pixel for pixel.
     var isIntegerTranslation: Bool {
         xx == 1 && yy == 1 && xy == 0 && yx == 0 && x0 == x0.rounded() && y0 == y0.rounded()

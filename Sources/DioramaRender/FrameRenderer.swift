@@ -72,6 +72,8 @@ public final class FrameRenderer {
     var evaluatesGradients = true
     /// Gradient fills evaluated by `fillGradient`, for tests.
     var evaluatedGradientFills = 0
+    /// Layers masked by a gradient evaluated by `GradientGeometry` (NodeDrawing.swift), for tests.
+    var evaluatedGradientMasks = 0
     /// False paints cached art with cairo alone; true `resamplesEveryCell` visits every output cell (references
     /// for the resampling tests).
     var resamplesArt = true

@@ -211,11 +211,30 @@ struct GradientGeometry {
     /// `pixels`, whose first pixel is the area's top left.
     func evaluate(into pixels: UnsafeMutablePointer<UInt32>, rowPixels: Int, area: PixelRect,
                   deviceToUser m: cairo_matrix_t, ramp: UnsafeBufferPointer<UInt32>) {
+        visit(area, deviceToUser: m, ramp: ramp, where: { _, _ in true }) { row, column, color in
+            pixels[row * rowPixels + column] = color
+        }
+    }
+
+    /// Multiplies each pixel of `area` (device pixels) in `pixels`, whose first pixel is the area's top left, by the
+    /// gradient's alpha at its centre, as pixman's DEST_IN does (a mask); transparent pixels are passed by.
+    func mask(_ pixels: UnsafeMutablePointer<UInt32>, rowPixels: Int, area: PixelRect, deviceToUser m: cairo_matrix_t,
+              ramp: UnsafeBufferPointer<UInt32>) {
+        visit(area, deviceToUser: m, ramp: ramp, where: { row, column in pixels[row * rowPixels + column] != 0 }) { row, column, color in
+            let pixel = pixels + row * rowPixels + column
+            pixel.pointee = FrameRenderer.multiply(pixel.pointee, by: color >> 24)
+        }
+    }
+
+    /// Calls `body` with the ramp's colour at the centre of each pixel of `area` that `wanted` accepts (rows and
+    /// columns from the area's top left).
+    @inline(__always)
+    private func visit(_ area: PixelRect, deviceToUser m: cairo_matrix_t, ramp: UnsafeBufferPointer<UInt32>,
+                       where wanted: (_ row: Int, _ column: Int) -> Bool, _ body: (_ row: Int, _ column: Int, UInt32) -> Void) {
         let last = Double(ramp.count - 1), top = ramp.count - 1
         let table = ramp.baseAddress!
         // Indices are clamped with comparisons, which send a NaN (from an overflowing transform) to 0: Int(NaN) traps.
         for row in 0..<area.height {
-            let out = pixels + row * rowPixels
             // Each term depends on the pixel's own row or column alone, never on where the area starts: a pixel
             // gets the same bits in whatever part of the frame is drawn (an incremental sum would round differently).
             let y = Double(area.y + row) + 0.5
@@ -225,18 +244,18 @@ struct GradientGeometry {
                 // t = (p − start) · axis, as a row term plus a column term.
                 let rowT = ((rowX - startX) * axisX + (rowY - startY) * axisY) * last + 0.5
                 let perColumn = (m.xx * axisX + m.yx * axisY) * last
-                for column in 0..<area.width {
+                for column in 0..<area.width where wanted(row, column) {
                     let index = rowT + perColumn * (Double(area.x + column) + 0.5)
-                    out[column] = table[index > 0 ? (index < last ? Int(index) : top) : 0]
+                    body(row, column, table[index > 0 ? (index < last ? Int(index) : top) : 0])
                 }
             case .radial(let centerX, let centerY, let startRadius, let perRadius):
                 let px0 = rowX - centerX, py0 = rowY - centerY
                 let scale = perRadius * last, offset = 0.5 - startRadius * perRadius * last
-                for column in 0..<area.width {
+                for column in 0..<area.width where wanted(row, column) {
                     let x = Double(area.x + column) + 0.5
                     let px = px0 + m.xx * x, py = py0 + m.yx * x
                     let index = (px * px + py * py).squareRoot() * scale + offset
-                    out[column] = table[index > 0 ? (index < last ? Int(index) : top) : 0]
+                    body(row, column, table[index > 0 ? (index < last ? Int(index) : top) : 0])
                 }
             }
         }

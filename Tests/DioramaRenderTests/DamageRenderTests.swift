@@ -1,4 +1,5 @@
 @testable import DioramaRender
+import CCairo
 import DioramaDocument
 import DioramaTestSupport
 import DioramaTimeline
@@ -124,6 +125,83 @@ import Testing
         }
         // Not vacuous: most second frames were drawn in an area through the circle's rows.
         #expect(cut > 120, "\(cut) frames drawn in areas")
+    }
+}
+
+/// Footprints: where a changed node can paint, as tight as its children's own boxes.
+extension DamageRenderTests {
+    /// Turned groups within turned groups of strokes (caps, joins), curves, ellipses and rounded rectangles: every
+    /// pixel a node paints lies in its footprint, which is the union of its leaves' boxes, each under its own matrix.
+    @Test func aTurnedGroupPaintsOnlyWithinItsFootprint() throws {
+        var seed: UInt64 = 0xF00D
+        func random() -> Double {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        let canvas = Rect(x: 0, y: 0, width: 400, height: 300)
+        func leaf(_ kind: Int) -> NodeSnapshot {
+            let (x, y) = (150 + random() * 100, 100 + random() * 100)
+            let paint = Paint.solid(Color(red: random(), green: random(), blue: 1))
+            let stroke = Stroke(paint: paint, width: 1 + random() * 12, lineCap: [.round, .square, .butt][kind % 3],
+                                lineJoin: [.miter, .round, .bevel][kind % 3])
+            let geometry: Geometry
+            switch kind % 4 {
+            case 0: geometry = .path(PathData(commands: [.move(Point(x: x, y: y)), .line(Point(x: x + random() * 80 - 40, y: y + 60)),
+                                                         .line(Point(x: x + 5, y: y + 2))]))
+            case 1: geometry = .path(PathData(commands: [.move(Point(x: x, y: y)), .cubic(control1: Point(x: x + 90, y: y - 70),
+                                                         control2: Point(x: x - 60, y: y + 40), to: Point(x: x + 20, y: y + 30)), .close]))
+            case 2: geometry = .ellipse(center: Point(x: x, y: y), radiusX: 5 + random() * 40, radiusY: 3 + random() * 20)
+            default: geometry = .rect(Rect(x: x, y: y, width: 10 + random() * 50, height: 4 + random() * 30), cornerRadius: random() * 8)
+            }
+            let filled = kind % 2 == 0
+            return NodeSnapshot(transform: RenderFixtures.rotation(degrees: random() * 360, around: Point(x: x, y: y)), bounds: canvas,
+                                content: .shape(ShapeSnapshot(geometry: geometry, fill: filled ? paint : nil, stroke: filled && kind % 3 != 0 ? nil : stroke)))
+        }
+        // At twice the canvas, and scaled again inside: reaches grow with the scale.
+        let empty = try FrameRenderer().render(RenderFixtures.snapshot(width: 400, height: 300, []), width: 800, height: 600)
+        var beyondOldBox = 0
+        for trial in 0..<40 {
+            let inner = RenderFixtures.group((0..<3).map { leaf(trial + $0) },
+                                             transform: RenderFixtures.rotation(degrees: random() * 90 - 45, around: Point(x: 200, y: 150))
+                                                .concatenating(.scale(x: 1.3, y: 0.9)))
+            let node = RenderFixtures.group([inner, leaf(trial + 3)],
+                                            transform: RenderFixtures.rotation(degrees: random() * 90 - 45, around: Point(x: 190, y: 140)))
+            let renderer = FrameRenderer()
+            let frame = try renderer.render(RenderFixtures.snapshot(width: 400, height: 300, [node]), width: 800, height: 600)
+            var placement = cairo_matrix_t()
+            cairo_matrix_init_scale(&placement, 2, 2)
+            let box = try #require(renderer.footprint(of: node, ctm: placement).box)
+            for y in 0..<600 {
+                for x in 0..<800 where frame.bytes[(y * 800 + x) * 4..<(y * 800 + x) * 4 + 4] != empty.bytes[(y * 800 + x) * 4..<(y * 800 + x) * 4 + 4] {
+                    #expect(box.contains(PixelRect(x: x, y: y, width: 1, height: 1)), "trial \(trial): pixel (\(x), \(y)) outside \(box)")
+                }
+            }
+            // Tighter than the group's box turned as a whole.
+            let ink = try #require(renderer.inkBounds(of: node))
+            let turnedWhole = node.transform.cairoMatrix.boundingBox(of: ink)
+            if Double(box.area) < (turnedWhole.maxX - turnedWhole.minX) * (turnedWhole.maxY - turnedWhole.minY) * 4 * 0.9 { beyondOldBox += 1 }
+        }
+        // Not vacuous: most groups' footprints are well inside the box the group would have turned as a whole.
+        #expect(beyondOldBox > 20, "\(beyondOldBox) of 40 footprints tighter")
+    }
+
+    /// The shipped swing: its group turns and its legs kick inside, but what changes frame to frame is the girl and
+    /// the ropes, about a tenth of the frame (the group's box turned twice held more than a third).
+    @Test func theSwingRedrawsAboutItsGirlAndRopes() throws {
+        let loaded = try load()
+        let index = try #require(loaded.document.scenes.firstIndex { $0.id == "swing" })
+        let evaluator = SceneEvaluator(document: loaded.document)
+        let renderer = FrameRenderer(imageDirectory: URL(fileURLWithPath: loaded.baseDirectory))
+        var area = 0, frames = 0
+        for k in 0..<90 {
+            _ = try renderer.render(evaluator.snapshot(scene: index, at: 0.5 + Double(k) / 30), width: 1280, height: 720)
+            // The first frame is drawn whole, and the second too: only then does a small change promise another.
+            guard k > 1 else { continue }
+            let areas = try #require(renderer.lastDamage, "drawn in areas")
+            area += areas.reduce(0) { $0 + $1.area }
+            frames += 1
+        }
+        #expect(area / frames < 1280 * 720 * 15 / 100, "\(area / frames) pixels a frame")
     }
 }
 

@@ -89,6 +89,38 @@ import Testing
         }
     }
 
+    /// A gradient as a mask, evaluated by our own code over the layer's painted pixels only: the mask cairo applies,
+    /// over a thin turned stroke in a tall layer (mostly transparent, as a swing's rope) and over a faded turned fill.
+    @Test(arguments: paints.indices)
+    func aGradientMaskIsTheMaskCairoApplies(_ index: Int) throws {
+        let (name, mask) = Self.paints[index]
+        let bounds = Rect(x: 60.3, y: 20.6, width: 180, height: 180)
+        let rope = Stroke(paint: .solid(Color(red: 0.55, green: 0.42, blue: 0.27)), width: 4, lineCap: .round)
+        let line = NodeSnapshot(bounds: bounds, mask: mask, content: .shape(ShapeSnapshot(
+            geometry: .path(PathData(commands: [.move(Point(x: 150, y: 22)), .line(Point(x: 120, y: 198))])), fill: nil, stroke: rope)))
+        let turned = RenderFixtures.rect(bounds, fill: .solid(Self.teal), transform: RenderFixtures.rotation(degrees: -17, around: Point(x: 150, y: 110)),
+                                         opacity: 0.7, mask: mask)
+        let swinging = RenderFixtures.group([line], transform: RenderFixtures.rotation(degrees: 7.5, around: Point(x: 150, y: 22)),
+                                            bounds: bounds)
+        for nodes in [[swinging], [turned]] {
+            let snapshot = RenderFixtures.snapshot(width: 300, height: 220, background: Color(red: 0.1, green: 0.15, blue: 0.2), nodes)
+            let empty = RenderFixtures.snapshot(width: 300, height: 220, background: Color(red: 0.1, green: 0.15, blue: 0.2), [])
+            for (width, height) in [(300, 220), (601, 457)] {
+                let ours = FrameRenderer(), cairo = FrameRenderer()
+                cairo.evaluatesGradients = false
+                let actual = try ours.render(snapshot, width: width, height: height)
+                let expected = try cairo.render(snapshot, width: width, height: height)
+                let comparison = FrameComparison(actual, expected)
+                let drawn = FrameComparison.drawnPixels(expected, over: try FrameRenderer().render(empty, width: width, height: height))
+                // Alpha read from a table whose neighbouring entries differ by up to two levels, then multiplied.
+                #expect(comparison.largest <= 3, "\(name), \(width)x\(height): largest difference \(comparison.largest)")
+                // Not vacuous: the node shows, and our evaluation masked it.
+                #expect(drawn > 200, "\(drawn) pixels drawn")
+                #expect(ours.evaluatedGradientMasks == 1 && cairo.evaluatedGradientMasks == 0)
+            }
+        }
+    }
+
     /// Where a table cannot be exact or the pixels are not whole device pixels, cairo's pattern fills: exactly
     /// cairo's pixels.
     @Test func aHardStopAnAngularGradientAndABlurredLayerAreCairos() throws {
@@ -99,13 +131,16 @@ import Testing
         var blurred = snapshot(smooth, placement: "circle")
         blurred.nodes[0].blur = 12  // a sigma of 12: drawn at a quarter of the resolution
         let zeroLength = Paint.radial(stops: Self.stops([Self.teal, Self.rose]), center: UnitPoint(x: 0.5, y: 0.5), startRadius: 20, endRadius: 20)
+        // A mask with a hard stop: cairo's pattern masks the layer.
+        var hardMask = snapshot(smooth, placement: "circle")
+        hardMask.nodes = [RenderFixtures.rect(Rect(x: 60.3, y: 40.6, width: 180, height: 150), fill: .solid(Self.teal), mask: hard)]
         for frame in [snapshot(hard, placement: "circle"), snapshot(angular, placement: "turned"), blurred,
-                      snapshot(zeroLength, placement: "circle")] {
+                      snapshot(zeroLength, placement: "circle"), hardMask] {
             let ours = FrameRenderer(), cairo = FrameRenderer()
             cairo.evaluatesGradients = false
             let same = try ours.render(frame, width: 300, height: 220).bytes == cairo.render(frame, width: 300, height: 220).bytes
             #expect(same)
-            #expect(ours.evaluatedGradientFills == 0)
+            #expect(ours.evaluatedGradientFills == 0 && ours.evaluatedGradientMasks == 0)
         }
     }
 
