@@ -55,6 +55,12 @@ public final class FrameRenderer {
     var fillCells: [Int64] = []
     var fillTouched: [UInt64] = []
     var fillParts: [PixelRect] = []
+    /// The centre line of the stroke being outlined (StrokeOutline.swift), kept to reuse its storage.
+    var strokePoints: [(x: Double, y: Double)] = []
+    var strokeSubpaths: [StrokeSubpath] = []
+    /// Strokes outlined by `strokeSolid`, and those it left to cairo, for tests.
+    var outlinedStrokes = 0
+    var strokesLeftToCairo = 0
     /// The clip of drawFrame's context while it draws a run of top-level nodes, read once for all their solid fills
     /// (reading it costs two allocations). Valid for that context alone, outside clip shapes: no code clips it and
     /// then fills without a cairo_restore in between, and a layer or silhouette draws on a context of its own.

@@ -12,7 +12,10 @@ extension FrameRenderer {
         // A solid fill of the whole outline is scan-converted by our own code (SolidFill.swift), from the geometry.
         let filled = !trimmed && shape.fill.map { fillSolid($0, geometry: shape.geometry, alpha: alpha, in: cr) } == true
         let stroked = (shape.stroke?.width ?? 0) > 0
-        if filled && !stroked { return }
+        // The stroke goes on after the fill: by our own code straight away when nothing is left to fill (with no
+        // path for cairo to build), otherwise once cairo or the gradient has filled.
+        let strokeNow = shape.fill == nil || filled
+        if strokeNow && (!stroked || !trimmed && strokeSolid(shape.stroke!, geometry: shape.geometry, alpha: alpha, in: cr)) { return }
         cairo_new_path(cr)
         addPath(shape.geometry, to: cr)
         if trimmed { trimPath(cr, from: from, to: to) }
@@ -25,7 +28,8 @@ extension FrameRenderer {
             cairo_fill_preserve(cr)
             cairo_pattern_destroy(pattern)
         }
-        if let stroke = shape.stroke, stroke.width > 0 {
+        if let stroke = shape.stroke, stroke.width > 0,
+           strokeNow || trimmed || !strokeSolid(stroke, geometry: shape.geometry, alpha: alpha, in: cr) {
             applyStrokeStyle(stroke, to: cr)
             let pattern = makePattern(stroke.paint, bounds: bounds, alpha: alpha, hue: paintHue)
             cairo_set_source(cr, pattern)
@@ -104,7 +108,7 @@ extension FrameRenderer {
         }
         // cairo rejects negative or all-zero dash patterns (and would stop drawing): those mean solid.
         let dashes = stroke.dash
-        if !dashes.isEmpty, dashes.allSatisfy({ $0 >= 0 && $0.isFinite }), dashes.reduce(0, +) > 0 {
+        if stroke.isDashed {
             dashes.withUnsafeBufferPointer { cairo_set_dash(cr, $0.baseAddress, Int32($0.count), stroke.dashPhase) }
         } else {
             cairo_set_dash(cr, nil, 0, 0)

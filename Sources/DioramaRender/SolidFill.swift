@@ -36,6 +36,14 @@ extension FrameRenderer {
         // Small and within reach, judged from the points that define it, before anything is flattened.
         guard let extent = FillOutline.box(of: geometry, matrix: matrix),
               (extent.maxX - extent.minX) * (extent.maxY - extent.minY) <= largestScanConvertedFill else { return false }
+        return rasterize(color, alpha: alpha, matrix: matrix, target: target, offset: offset, in: cr) { $0.add(geometry) }
+    }
+
+    /// Scan-converts the outline `build` adds (false: cairo must draw it instead) and paints `color` at `alpha`
+    /// through its coverage, within the context's clip (which must be whole-pixel rectangles). False, with nothing
+    /// drawn, when cairo must.
+    func rasterize(_ color: Color, alpha: Double, matrix: cairo_matrix_t, target: OpaquePointer, offset: (x: Int, y: Int),
+                   in cr: OpaquePointer, build: (inout FillOutline) -> Bool) -> Bool {
         // The outline in device space, in the kept storage (taken, so that emptying it does not copy it).
         var outline = FillOutline(matrix: matrix)
         swap(&outline.edges, &edges)
@@ -55,7 +63,7 @@ extension FrameRenderer {
         } else {
             clipRead = readWholePixelClip(cr, into: &parts)
         }
-        guard outline.add(geometry), clipRead else { return false }
+        guard build(&outline), clipRead else { return false }
         let source = Self.cairoPremultiplied(paintHue == 0 ? color : color.hueRotated(by: paintHue), alpha: alpha)
         guard source != 0, !outline.edges.isEmpty else { return true }
         let (minX, minY, maxX, maxY) = (outline.minX, outline.minY, outline.maxX, outline.maxY)
@@ -296,8 +304,21 @@ struct FillEdge {
     }
 
     /// `rounded(.down)` and `.up` as whole numbers, without a call into libm (coordinates are within ±10^6).
-    @inline(__always) static func floor(_ v: Double) -> Int { Int(v) - (v < Double(Int(v)) ? 1 : 0) }
-    @inline(__always) static func ceil(_ v: Double) -> Int { Int(v) + (v > Double(Int(v)) ? 1 : 0) }
+    @inline(__always) static func floor(_ v: Double) -> Int {
+        let n = nearest(v)
+        return Int(n &- (Double(n) > v ? 1 : 0))
+    }
+    @inline(__always) static func ceil(_ v: Double) -> Int {
+        let n = nearest(v)
+        return Int(n &+ (Double(n) < v ? 1 : 0))
+    }
+
+    /// `v` rounded to the nearest whole number (ties to even), for finite |v| < 2^51: adding 1.5 × 2^52 leaves that
+    /// number in the double's low bits. Swift's conversion checks its range on every call, and this runs for every
+    /// cell an edge crosses (a fifth of a small fill's cost).
+    @inline(__always) static func nearest(_ v: Double) -> Int64 {
+        Int64(bitPattern: (v + 6_755_399_441_055_744.0).bitPattern) &- 0x4338_0000_0000_0000
+    }
 
     /// Adds the edge's share of device row `row` to `cells`: cell 1 + i for column `left + i` (i < `width`), cell 0
     /// for everything left of them. Column by column, the edge's running coverage (the share of the pixel right of
@@ -318,7 +339,7 @@ struct FillEdge {
         // Columns from `first` on may be partly right of the edge; from `last` on, wholly.
         let first = Self.floor(low), last = Self.ceil(high)
         if last <= left {
-            cells[0] += Self.fixed(d)
+            cells[0] &+= Self.fixed(d)
             return (0, 0)
         }
         let start = max(first, left), end = min(last, left + width - 1)
@@ -332,7 +353,7 @@ struct FillEdge {
             let share = column >= last ? 1 : x >= low && x + 1 <= high ? (x + 0.5 - low) * perColumn
                 : Self.shareRight(ofColumn: column, from: low, to: high)
             let running = Self.fixed(d * share)
-            cells[1 + column - left] += running - before
+            cells[1 + column - left] &+= running &- before
             before = running
         }
         return (1 + start - left, 1 + end - left)
@@ -353,23 +374,22 @@ struct FillEdge {
         return (whole + partial) / (high - low)
     }
 
-    /// A coverage (−1...1 pixel) in the cells' fixed point, rounded half away from zero.
+    /// A coverage (−1...1 pixel) in the cells' fixed point, rounded to nearest (ties to even).
     @inline(__always)
     private static func fixed(_ coverage: Double) -> Int64 {
-        let scaled = coverage * Double(unit)
-        return Int64(scaled + (scaled < 0 ? -0.5 : 0.5))
+        nearest(coverage * Double(unit))
     }
 }
 
 /// A shape's outline as straight edges in device pixels (the matrix applied), with their bounds.
-struct FillOutline {
+struct FillOutline: FlatteningOutline {
     let matrix: cairo_matrix_t
     var edges: [FillEdge] = []
     var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
     /// False once a point was not finite (min and max pass NaN by).
     fileprivate var finite = true
     private var start: (x: Double, y: Double)?
-    private var current: (x: Double, y: Double)?
+    private(set) var current: (x: Double, y: Double)?
 
     /// Largest distance (device pixels) between a curve and its edges.
     static let tolerance = 0.05
@@ -380,25 +400,14 @@ struct FillOutline {
         self.matrix = matrix
     }
 
-    fileprivate func device(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
-        (matrix.xx * x + matrix.xy * y + matrix.x0, matrix.yx * x + matrix.yy * y + matrix.y0)
-    }
-
-    /// Device pixels per user unit, at most: the matrix's larger singular value.
-    private var scale: Double {
-        let sum = matrix.xx * matrix.xx + matrix.yx * matrix.yx + matrix.xy * matrix.xy + matrix.yy * matrix.yy
-        let determinant = matrix.xx * matrix.yy - matrix.xy * matrix.yx
-        return ((sum + max(sum * sum - 4 * determinant * determinant, 0).squareRoot()) / 2).squareRoot()
-    }
-
-    private mutating func move(to point: (x: Double, y: Double)) {
+    mutating func move(to point: (x: Double, y: Double)) {
         close()
         start = point
         current = point
         extend(point)
     }
 
-    private mutating func line(to point: (x: Double, y: Double)) {
+    mutating func line(to point: (x: Double, y: Double)) {
         guard let from = current else { return move(to: point) }
         // An edge a billionth of a row high covers nothing to speak of, and its slope could be infinite.
         if abs(from.y - point.y) > 1e-9 { edges.append(FillEdge(x0: from.x, y0: from.y, x1: point.x, y1: point.y)) }
@@ -416,24 +425,6 @@ struct FillOutline {
         finite = finite && point.x.isFinite && point.y.isFinite
         minX = min(minX, point.x); maxX = max(maxX, point.x)
         minY = min(minY, point.y); maxY = max(maxY, point.y)
-    }
-
-    /// An arc of the ellipse at (`cx`, `cy`) with radii `rx`, `ry` (user units), from angle `from` by `sweep`
-    /// (radians, positive clockwise on screen), as edges whose corners lie on it; starts a sub-path when asked.
-    private mutating func arc(cx: Double, cy: Double, rx: Double, ry: Double, from: Double, sweep: Double, startsPath: Bool) {
-        let radius = max(rx, ry) * scale
-        // A chord of angle a sits radius × (1 − cos(a / 2)) inside its arc.
-        let step = radius > Self.tolerance ? 2 * acos(1 - Self.tolerance / radius) : .pi / 2
-        let pieces = (abs(sweep) / step).rounded(.up)
-        let count = pieces.isFinite ? Int(min(max(pieces, 2), 4096)) : 4096
-        let (c, s) = (cos(sweep / Double(count)), sin(sweep / Double(count)))
-        var (u, v) = (cos(from), sin(from))
-        let first = device(cx + rx * u, cy + ry * v)
-        if startsPath { move(to: first) } else { line(to: first) }
-        for _ in 0..<count {
-            (u, v) = (u * c - v * s, u * s + v * c)
-            line(to: device(cx + rx * u, cy + ry * v))
-        }
     }
 
     /// The device box of the points that define `geometry` (which holds its outline), when they are finite and within
@@ -475,13 +466,71 @@ struct FillOutline {
         return (outline.minX, outline.minY, outline.maxX, outline.maxY)
     }
 
+
     /// Adds the geometry as SwiftUI draws it; false when cairo must fill it (coordinates out of reach).
     mutating func add(_ geometry: Geometry) -> Bool {
+        flatten(geometry)
+        close()
+        return isWithinReach
+    }
+
+    /// True when every point is finite and within `reach` (or there are no edges).
+    var isWithinReach: Bool {
+        edges.isEmpty || finite && max(max(abs(minX), abs(maxX)), max(abs(minY), abs(maxY))) < Self.reach
+    }
+}
+
+/// An outline flattened to straight pieces in device pixels: a fill's edges (FillOutline) or a stroke's centre line
+/// (StrokePath, StrokeOutline.swift).
+protocol FlatteningOutline {
+    /// User space to device pixels.
+    var matrix: cairo_matrix_t { get }
+    /// The point the last piece ended at (device pixels); nil before anything was added.
+    var current: (x: Double, y: Double)? { get }
+    mutating func move(to point: (x: Double, y: Double))
+    mutating func line(to point: (x: Double, y: Double))
+    /// Ends the sub-path with a piece back to its start.
+    mutating func close()
+}
+
+extension FlatteningOutline {
+    func device(_ x: Double, _ y: Double) -> (x: Double, y: Double) {
+        (matrix.xx * x + matrix.xy * y + matrix.x0, matrix.yx * x + matrix.yy * y + matrix.y0)
+    }
+
+    /// Device pixels per user unit, at most: the matrix's larger singular value.
+    var scale: Double {
+        let sum = matrix.xx * matrix.xx + matrix.yx * matrix.yx + matrix.xy * matrix.xy + matrix.yy * matrix.yy
+        let determinant = matrix.xx * matrix.yy - matrix.xy * matrix.yx
+        return ((sum + max(sum * sum - 4 * determinant * determinant, 0).squareRoot()) / 2).squareRoot()
+    }
+
+    /// An arc of the ellipse at (`cx`, `cy`) with radii `rx`, `ry` (user units), from angle `from` by `sweep`
+    /// (radians, positive clockwise on screen), as edges whose corners lie on it; starts a sub-path when asked.
+    mutating func arc(cx: Double, cy: Double, rx: Double, ry: Double, from: Double, sweep: Double, startsPath: Bool) {
+        let radius = max(rx, ry) * scale
+        // A chord of angle a sits radius × (1 − cos(a / 2)) inside its arc.
+        let step = radius > FillOutline.tolerance ? 2 * acos(1 - FillOutline.tolerance / radius) : .pi / 2
+        let pieces = (abs(sweep) / step).rounded(.up)
+        let count = pieces.isFinite ? Int(min(max(pieces, 2), 4096)) : 4096
+        let (c, s) = (cos(sweep / Double(count)), sin(sweep / Double(count)))
+        var (u, v) = (cos(from), sin(from))
+        let first = device(cx + rx * u, cy + ry * v)
+        if startsPath { move(to: first) } else { line(to: first) }
+        for _ in 0..<count {
+            (u, v) = (u * c - v * s, u * s + v * c)
+            line(to: device(cx + rx * u, cy + ry * v))
+        }
+    }
+
+    /// Adds the geometry as SwiftUI draws it: a rectangle or an ellipse as a closed sub-path, a path as its commands
+    /// say (a sub-path is closed only by `close`).
+    mutating func flatten(_ geometry: Geometry) {
         switch geometry {
         case .rect(let rect, let cornerRadius):
             let box = BoundingBox(rect)
             let (width, height) = (box.maxX - box.minX, box.maxY - box.minY)
-            guard width > 0, height > 0 else { return true }
+            guard width > 0, height > 0 else { return }
             let radius = min(max(cornerRadius, 0), width / 2, height / 2)
             if radius <= 0 {
                 move(to: device(box.minX, box.minY))
@@ -495,9 +544,11 @@ struct FillOutline {
                 arc(cx: box.minX + radius, cy: box.maxY - radius, rx: radius, ry: radius, from: quarter, sweep: quarter, startsPath: false)
                 arc(cx: box.minX + radius, cy: box.minY + radius, rx: radius, ry: radius, from: 2 * quarter, sweep: quarter, startsPath: false)
             }
+            close()
         case .ellipse(let center, let radiusX, let radiusY):
-            guard radiusX > 0, radiusY > 0, radiusX.isFinite, radiusY.isFinite else { return true }
+            guard radiusX > 0, radiusY > 0, radiusX.isFinite, radiusY.isFinite else { return }
             arc(cx: center.x, cy: center.y, rx: radiusX, ry: radiusY, from: 0, sweep: 2 * .pi, startsPath: true)
+            close()
         case .path(let data):
             var last = (x: 0.0, y: 0.0), begin = last
             for command in data.commands {
@@ -522,18 +573,16 @@ struct FillOutline {
                 }
             }
         }
-        close()
-        guard !edges.isEmpty else { return true }
-        return finite && max(max(abs(minX), abs(maxX)), max(abs(minY), abs(maxY))) < Self.reach
     }
 
+
     /// A cubic from `p0` (user units) in straight pieces, as many as keep it within the tolerance (Wang's formula).
-    private mutating func curve(from p0: (x: Double, y: Double), _ p1: (x: Double, y: Double), _ p2: (x: Double, y: Double),
+    mutating func curve(from p0: (x: Double, y: Double), _ p1: (x: Double, y: Double), _ p2: (x: Double, y: Double),
                                 _ p3: (x: Double, y: Double)) {
         let (d0, d1, d2, d3) = (device(p0.x, p0.y), device(p1.x, p1.y), device(p2.x, p2.y), device(p3.x, p3.y))
         if current == nil { move(to: d0) }
         let bend = max(hypot(d0.x - 2 * d1.x + d2.x, d0.y - 2 * d1.y + d2.y), hypot(d1.x - 2 * d2.x + d3.x, d1.y - 2 * d2.y + d3.y))
-        let estimate = (0.75 * bend / Self.tolerance).squareRoot().rounded(.up)
+        let estimate = (0.75 * bend / FillOutline.tolerance).squareRoot().rounded(.up)
         let pieces = estimate.isFinite ? Int(min(max(estimate, 1), 4096)) : 1
         for index in 1...pieces {
             let t = Double(index) / Double(pieces), u = 1 - t

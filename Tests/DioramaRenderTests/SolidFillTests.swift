@@ -11,10 +11,11 @@ import Testing
 @Suite struct SolidFillTests {
     /// Draws `shape` under `matrix` into a `width`×`height` ARGB32 surface (cleared to `background`, premultiplied),
     /// one context per part, each clipped to its part; returns the bytes and how many fills were ours.
-    private static func draw(_ shape: ShapeSnapshot, matrix: cairo_matrix_t = Transform2D.identity.cairoMatrix, alpha: Double = 1,
-                             width: Int = 120, height: Int = 90, background: UInt32 = 0, parts: [PixelRect]? = nil,
-                             ours: Bool = true, prepare: (OpaquePointer) -> Void = { _ in }) -> (bytes: [UInt32], filled: Int) {
-        let renderer = FrameRenderer()
+    /// (`renderer` draws, and keeps its counts.)
+    static func draw(_ shape: ShapeSnapshot, matrix: cairo_matrix_t = Transform2D.identity.cairoMatrix, alpha: Double = 1,
+                     width: Int = 120, height: Int = 90, background: UInt32 = 0, parts: [PixelRect]? = nil,
+                     ours: Bool = true, renderer: FrameRenderer = FrameRenderer(),
+                     prepare: (OpaquePointer) -> Void = { _ in }) -> (bytes: [UInt32], filled: Int) {
         renderer.rasterizesFills = ours
         renderer.largestScanConvertedFill = .infinity
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!

@@ -1,0 +1,147 @@
+import CCairo
+@testable import DioramaRender
+import DioramaDocument
+import DioramaTestSupport
+import DioramaTimeline
+import Foundation
+import Testing
+
+/// Solid strokes outlined by our own code (StrokeOutline.swift) and filled through the solid fill's coverage: the
+/// area a stroke covers, close to cairo's stroke, the same pixels in any part of the target, and cairo's stroke where
+/// ours does not apply.
+@Suite struct StrokeOutlineTests {
+    static func stroke(_ geometry: Geometry, width: Double, cap: LineCap = .butt, join: LineJoin = .miter,
+                       color: Color = .white, dash: [Double] = [], trimTo: Double = 1) -> ShapeSnapshot {
+        ShapeSnapshot(geometry: geometry, fill: nil,
+                      stroke: Stroke(paint: .solid(color), width: width, dash: dash, lineCap: cap, lineJoin: join), trimTo: trimTo)
+    }
+
+    static func path(_ points: [Point], closed: Bool = false) -> Geometry {
+        .path(PathData(commands: [.move(points[0])] + points.dropFirst().map { .line($0) } + (closed ? [.close] : [])))
+    }
+
+    /// Draws with our strokes and with cairo's: their bytes, and how many strokes each outlined itself.
+    static func both(_ shape: ShapeSnapshot, matrix: cairo_matrix_t = Transform2D.identity.cairoMatrix, alpha: Double = 1,
+                     background: UInt32 = 0) -> (ours: [UInt32], cairo: [UInt32], outlined: Int, outlinedByCairoRun: Int) {
+        let ours = FrameRenderer(), cairo = FrameRenderer()
+        let a = SolidFillTests.draw(shape, matrix: matrix, alpha: alpha, background: background, renderer: ours)
+        let b = SolidFillTests.draw(shape, matrix: matrix, alpha: alpha, background: background, ours: false, renderer: cairo)
+        return (a.bytes, b.bytes, ours.outlinedStrokes, cairo.outlinedStrokes)
+    }
+
+    /// Strokes whose area is known: each pixel's coverage summed is that area, and no pixel is further from cairo's
+    /// than its sampling allows (it flattens to a tenth of a pixel and samples coverage on a grid).
+    @Test(arguments: ["line butt", "line round", "line square", "polyline miter", "polyline round", "polyline bevel",
+                      "closed square miter", "circle", "turned and scaled"])
+    func strokesCoverTheirAreaAndStayCloseToCairo(_ name: String) {
+        let zigzag = [Point(x: 10.3, y: 70.2), Point(x: 40.1, y: 20.7), Point(x: 70.6, y: 66.4), Point(x: 105.2, y: 30.9)]
+        let lengths = zip(zigzag, zigzag.dropFirst()).map { hypot($1.x - $0.x, $1.y - $0.y) }.reduce(0, +)
+        let (w, h) = (6.5, 3.25)
+        // At each turn (by θ) the two segments' rectangles overlap inside by h² tan(θ / 2) and leave a gap outside
+        // that the join fills: a miter's kite h² tan(θ / 2), a round join's sector h² θ / 2, a bevel's triangle h² sin θ / 2.
+        let turns = (1..<(zigzag.count - 1)).map { i -> Double in
+            let (a, b, c) = (zigzag[i - 1], zigzag[i], zigzag[i + 1])
+            let (d0, d1) = (atan2(b.y - a.y, b.x - a.x), atan2(c.y - b.y, c.x - b.x))
+            return abs(remainder(d1 - d0, 2 * .pi))
+        }
+        func joined(_ join: (Double) -> Double) -> Double { lengths * w + turns.map { join($0) - h * h * tan($0 / 2) }.reduce(0, +) }
+        let shape: ShapeSnapshot, area: Double?
+        var matrix = Transform2D.identity.cairoMatrix
+        switch name {
+        case "line butt":
+            (shape, area) = (Self.stroke(Self.path([Point(x: 12.4, y: 20.3), Point(x: 101.7, y: 71.1)]), width: w, cap: .butt),
+                             hypot(89.3, 50.8) * w)
+        case "line round":
+            (shape, area) = (Self.stroke(Self.path([Point(x: 12.4, y: 20.3), Point(x: 101.7, y: 71.1)]), width: w, cap: .round),
+                             hypot(89.3, 50.8) * w + Double.pi * h * h)
+        case "line square":
+            (shape, area) = (Self.stroke(Self.path([Point(x: 12.4, y: 20.3), Point(x: 101.7, y: 71.1)]), width: w, cap: .square),
+                             (hypot(89.3, 50.8) + w) * w)
+        case "polyline miter":
+            (shape, area) = (Self.stroke(Self.path(zigzag), width: w, join: .miter), joined { h * h * tan($0 / 2) })
+        case "polyline round":
+            (shape, area) = (Self.stroke(Self.path(zigzag), width: w, join: .round), joined { h * h * $0 / 2 })
+        case "polyline bevel":
+            (shape, area) = (Self.stroke(Self.path(zigzag), width: w, join: .bevel), joined { h * h * sin($0) / 2 })
+        case "closed square miter":
+            // Outside square minus inside square.
+            (shape, area) = (Self.stroke(Self.path([Point(x: 20.5, y: 15.5), Point(x: 90.5, y: 15.5), Point(x: 90.5, y: 75.5),
+                                                    Point(x: 20.5, y: 75.5)], closed: true), width: w, join: .miter),
+                             (70 + w) * (60 + w) - (70 - w) * (60 - w))
+        case "circle":
+            (shape, area) = (Self.stroke(.ellipse(center: Point(x: 60.2, y: 44.6), radiusX: 30, radiusY: 30), width: w),
+                             2 * Double.pi * 30 * w)
+        default:
+            matrix = RenderFixtures.rotation(degrees: 37, around: Point(x: 60, y: 45)).concatenating(.scale(x: 0.8, y: 0.8)).cairoMatrix
+            (shape, area) = (Self.stroke(.path(PathData(commands: [.move(Point(x: 40, y: 80)),
+                                                                   .cubic(control1: Point(x: 90, y: 0), control2: Point(x: 120, y: 100), to: Point(x: 140, y: 30))])),
+                                         width: 3, cap: .round, join: .round), nil)
+        }
+        let drawn = Self.both(shape, matrix: matrix)
+        #expect(drawn.outlined == 1 && drawn.outlinedByCairoRun == 0, "\(name): ours outlined it")
+        if let area {
+            let covered = drawn.ours.reduce(0.0) { $0 + Double($1 >> 24) / 255 }
+            // Within half a level a pixel of rounding, over the few hundred edge pixels.
+            #expect(abs(covered - area) < 1.5, "\(name): covers \(covered) against \(area)")
+        }
+        // cairo samples a stroke's coverage on a grid of a few sub-pixels: an edge pixel can be an eighth off.
+        let largest = zip(drawn.ours, drawn.cairo).map { abs(Int($0 >> 24) - Int($1 >> 24)) }.max() ?? 0
+        #expect(largest <= 32, "\(name): \(largest) levels from cairo")
+    }
+
+    /// Drawn in bands and in strips, each its own context clipped to its part, a stroke gives the bytes of the stroke
+    /// drawn whole.
+    @Test func aStrokeHasTheSamePixelsInAnyPartOfTheTarget() {
+        var seed: UInt64 = 0x57E0
+        func random() -> Double {
+            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double(seed >> 11) / Double(1 << 53)
+        }
+        var outlined = 0
+        for trial in 0..<30 {
+            let points = (0..<(2 + trial % 4)).map { _ in Point(x: -10 + random() * 140, y: -10 + random() * 110) }
+            let shape = Self.stroke(Self.path(points, closed: trial % 5 == 0), width: 0.5 + random() * 9,
+                                    cap: [.butt, .round, .square][trial % 3], join: [.miter, .round, .bevel][trial % 3],
+                                    color: Color(red: random(), green: random(), blue: random(), alpha: random() < 0.5 ? 1 : 0.6))
+            let turn = RenderFixtures.rotation(degrees: random() * 360, around: Point(x: 60, y: 45))
+            let renderer = FrameRenderer()
+            let whole = SolidFillTests.draw(shape, matrix: turn.cairoMatrix, background: 0xFF33_6699, renderer: renderer)
+            let bands = SolidFillTests.draw(shape, matrix: turn.cairoMatrix, background: 0xFF33_6699,
+                                            parts: stride(from: 0, to: 90, by: 7).map { PixelRect(x: 0, y: $0, width: 120, height: min(7, 90 - $0)) })
+            let strips = SolidFillTests.draw(shape, matrix: turn.cairoMatrix, background: 0xFF33_6699,
+                                             parts: stride(from: 0, to: 120, by: 11).map { PixelRect(x: $0, y: 0, width: min(11, 120 - $0), height: 90) })
+            let (sameBands, sameStrips) = (bands.bytes == whole.bytes, strips.bytes == whole.bytes)
+            #expect(sameBands, "bands, trial \(trial)")
+            // cairo's stroke (sharp turns of thick strokes, two points closed) cut by a clip's side moves some edge
+            // pixels by a level: the renderer cuts those by rows only (FrameDamage.swift).
+            #expect(sameStrips || renderer.outlinedStrokes == 0, "strips, trial \(trial)")
+            outlined += renderer.outlinedStrokes
+        }
+        // Not vacuous: most strokes were ours (sharp turns of thick strokes fold over and are cairo's).
+        #expect(outlined >= 20, "\(outlined) of 30 outlined by our own code")
+    }
+
+    /// Dashes, trims, a pen stretched into an ellipse, an inner side that folds over, a gradient and a lone point
+    /// (cairo's dot) are cairo's strokes: exactly cairo's pixels.
+    @Test func strokesOurCodeCannotDrawAreCairos() {
+        let line = Self.path([Point(x: 10, y: 10), Point(x: 100, y: 70)])
+        let gradient = Paint.linear(stops: [GradientStop(location: 0, color: .white), GradientStop(location: 1, color: .black)],
+                                    start: .top, end: .bottom)
+        let cases: [(String, ShapeSnapshot, cairo_matrix_t)] = [
+            ("dashed", Self.stroke(line, width: 4, dash: [6, 3]), Transform2D.identity.cairoMatrix),
+            ("trimmed", Self.stroke(line, width: 4, trimTo: 0.6), Transform2D.identity.cairoMatrix),
+            ("stretched", Self.stroke(line, width: 4), Transform2D.scale(x: 1, y: 0.5).cairoMatrix),
+            ("folds over", Self.stroke(.ellipse(center: Point(x: 60, y: 45), radiusX: 5, radiusY: 5), width: 13),
+             Transform2D.identity.cairoMatrix),
+            ("gradient", ShapeSnapshot(geometry: line, fill: nil, stroke: Stroke(paint: gradient, width: 4)), Transform2D.identity.cairoMatrix),
+            ("a point", Self.stroke(Self.path([Point(x: 50, y: 40), Point(x: 50, y: 40)]), width: 8, cap: .round),
+             Transform2D.identity.cairoMatrix),
+        ]
+        for (name, shape, matrix) in cases {
+            let drawn = Self.both(shape, matrix: matrix)
+            #expect(drawn.outlined == 0, "\(name): left to cairo")
+            #expect(drawn.ours == drawn.cairo, "\(name): cairo's pixels")
+            #expect(drawn.cairo.contains { $0 != 0 }, "\(name): something was drawn")
+        }
+    }
+}
