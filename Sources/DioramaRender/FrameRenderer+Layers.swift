@@ -19,7 +19,7 @@ extension FrameRenderer {
     /// Draws `nodes` in order; when the helpers are free, runs of two or more that a clip leaves alone or that
     /// composite once are drawn on the threads (the latter in layers).
     func drawSiblings(_ nodes: ArraySlice<NodeSnapshot>, in cr: OpaquePointer) {
-        guard threads > 1, helpersIdle, nodes.count >= 2 else {
+        guard threads > 1, helpersIdle, nodes.count >= 2, mayDrawInLayers(cr) else {
             for node in nodes { draw(node, in: cr) }
             return
         }
@@ -37,6 +37,15 @@ extension FrameRenderer {
             for node in nodes[start..<stop] { draw(node, in: cr) }
             start = stop
         }
+    }
+
+    /// False when the context's clip holds too little of its target for any run of siblings in it to be worth layers
+    /// (see `smallestLayeredShare`): then not even the siblings' footprints are worked out.
+    private func mayDrawInLayers(_ cr: OpaquePointer) -> Bool {
+        guard let target = cairo_get_group_target(cr), cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
+              let clip = deviceClip(cr) else { return false }
+        let area = Double(cairo_image_surface_get_width(target)) * Double(cairo_image_surface_get_height(target))
+        return Double(clip.area) >= area * smallestLayeredShare
     }
 
     /// True when drawing `node` under `parent` composites onto its target at most once (see the note above);

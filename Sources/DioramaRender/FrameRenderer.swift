@@ -134,6 +134,8 @@ public final class FrameRenderer {
     var siblingLayers: [OpaquePointer] = []
     /// Runs of siblings drawn in layers so far, for tests.
     var layeredRuns = 0
+    /// The least share of the target the boxes of a run of siblings cover for the run to be drawn in layers.
+    var smallestLayeredShare = 0.125
 
     public convenience init(imageDirectory: URL? = nil, threads: Int = 1) {
         self.init(imageDirectory: imageDirectory, threads: threads, privateFontMap: threads > 1)

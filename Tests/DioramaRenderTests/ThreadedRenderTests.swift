@@ -30,6 +30,8 @@ import Testing
         for (index, scene) in loaded.document.scenes.enumerated() {
             let single = FrameRenderer(imageDirectory: directory)
             let threaded = [2, 3].map { FrameRenderer(imageDirectory: directory, threads: $0) }
+            // Layers for runs of siblings in areas of any size: every kind of run, drawn in layers, is compared.
+            for renderer in threaded { renderer.smallestLayeredShare = 0 }
             let duration = scene.duration.doubleValue
             for start in [0, duration * 0.5] {
                 for k in 0..<Int(min(duration - start, size.seconds) * size.rate) {
@@ -111,6 +113,34 @@ import Testing
         let snapshot = RenderFixtures.snapshot([RenderFixtures.rect(Rect(x: 10, y: 10, width: 80, height: 80), blur: 2)])
         let expected = try FrameRenderer().render(snapshot, width: 50, height: 3)
         #expect(try FrameRenderer(threads: 8).render(snapshot, width: 50, height: 3).bytes == expected.bytes)
+    }
+
+    /// Siblings inside a small damage area (the swing's girl, a tenth of the frame) are drawn in order on the calling
+    /// thread: layers would cost more than they save. Over a larger part of the frame, the same run goes to layers.
+    @Test func siblingsInASmallAreaAreNotLayered() throws {
+        let mask = Paint.linear(stops: [GradientStop(location: 0, color: .clear), GradientStop(location: 1, color: .white)],
+                                start: .top, end: .bottom)
+        func frame(_ x: Double) -> Snapshot {
+            let parts = [RenderFixtures.rect(Rect(x: x, y: 40, width: 30, height: 30), fill: .solid(.white), mask: mask),
+                         RenderFixtures.rect(Rect(x: x + 10, y: 50, width: 30, height: 30), fill: .solid(RenderFixtures.red), opacity: 0.5)]
+            return RenderFixtures.snapshot(width: 400, height: 300, [RenderFixtures.group(parts)])
+        }
+        let single = FrameRenderer(), threaded = FrameRenderer(threads: 2)
+        var buffer = RenderedFrame(width: 400, height: 300)
+        for step in 0..<4 {
+            let snapshot = frame(100 + Double(step) * 2)
+            try buffer.bytes.withUnsafeMutableBytes { bytes in
+                try threaded.render(snapshot, into: bytes.baseAddress!, width: 400, height: 300, stride: 1600, holdsLastFrame: true)
+            }
+            #expect(buffer.bytes == (try single.render(snapshot, width: 400, height: 300)).bytes, "step \(step)")
+            if step == 0 {
+                // The first frame is whole: the run is layered.
+                #expect(threaded.layeredRuns == 1)
+            } else {
+                #expect(threaded.lastDamage?.isEmpty == false, "step \(step) drawn in an area")
+            }
+        }
+        #expect(threaded.layeredRuns == 1, "no layers in the small areas")
     }
 
     /// A piece of a frame draws only the nodes whose footprints reach into it, in their order.
