@@ -90,7 +90,9 @@ extension FrameRenderer {
             }
             return union
         case .shape(let shape):
-            return Self.deviceInk(of: shape, matrix: matrix)
+            // Nil from the shape's points: nothing painted, or points out of reach or not finite, which cairo's
+            // measure of the path still bounds.
+            return Self.deviceInk(of: shape, matrix: matrix) ?? inkBounds(of: node).map { matrix.boundingBox(of: $0) }
         case .text, .particles, .image, .lottie:
             return inkBounds(of: node).map { matrix.boundingBox(of: $0) }
         }

@@ -63,7 +63,7 @@ extension FrameRenderer {
         } else {
             clipRead = readWholePixelClip(cr, into: &parts)
         }
-        guard build(&outline), clipRead else { return false }
+        guard clipRead, build(&outline) else { return false }
         let source = Self.cairoPremultiplied(paintHue == 0 ? color : color.hueRotated(by: paintHue), alpha: alpha)
         guard source != 0, !outline.edges.isEmpty else { return true }
         let (minX, minY, maxX, maxY) = (outline.minX, outline.minY, outline.maxX, outline.maxY)
@@ -579,7 +579,9 @@ extension FlatteningOutline {
     /// A cubic from `p0` (user units) in straight pieces, as many as keep it within the tolerance (Wang's formula).
     mutating func curve(from p0: (x: Double, y: Double), _ p1: (x: Double, y: Double), _ p2: (x: Double, y: Double),
                                 _ p3: (x: Double, y: Double)) {
-        let (d0, d1, d2, d3) = (device(p0.x, p0.y), device(p1.x, p1.y), device(p2.x, p2.y), device(p3.x, p3.y))
+        // Without a current point, cairo starts the curve at its first control point.
+        let (d1, d2, d3) = (device(p1.x, p1.y), device(p2.x, p2.y), device(p3.x, p3.y))
+        let d0 = current == nil ? d1 : device(p0.x, p0.y)
         if current == nil { move(to: d0) }
         let bend = max(hypot(d0.x - 2 * d1.x + d2.x, d0.y - 2 * d1.y + d2.y), hypot(d1.x - 2 * d2.x + d3.x, d1.y - 2 * d2.y + d3.y))
         let estimate = (0.75 * bend / FillOutline.tolerance).squareRoot().rounded(.up)

@@ -12,7 +12,7 @@ import Foundation
 //
 // The coverage sums each edge's signed area, which is exact where the outline does not overlap itself. So an inner
 // join is cut where the two offset sides meet, and a stroke whose inner side folds over (thick on a tight curve:
-// the sides meet beyond a segment's ends) is cairo's. Where a stroke crosses itself or two stretches of it overlap,
+// the sides meet beyond a segment's ends, or it turns straight back) is cairo's. Where a stroke crosses itself or two stretches of it overlap,
 // a pixel partly covered by both gets the sum of their areas (at most 1), where cairo samples their union: a few
 // pixels at the corners of a crossing. Dashes, trims, pens that are not circles in device space (a matrix that is not
 // a similarity) and strokes inside clip shapes stay cairo's.
@@ -83,8 +83,8 @@ struct StrokePath: FlatteningOutline {
     /// Where the unfinished sub-path's points start, and whether it has a piece (a line or a close).
     private var open: Int?
     private var hasPiece = false
-    /// False once a sub-path is one cairo draws in a way this does not: a point with a piece (a dot), or a closed
-    /// sub-path of two points (a segment and back).
+    /// False once a sub-path is one cairo draws in a way this does not: a point with a piece (a dot), a closed
+    /// sub-path of two points (a segment and back), or a point that is not finite.
     private(set) var drawable = true
 
     /// Below this (device pixels), two points are one.
@@ -95,6 +95,8 @@ struct StrokePath: FlatteningOutline {
     }
 
     mutating func move(to point: (x: Double, y: Double)) {
+        // A point that is not finite would pass the comparisons below (NaN) or make no edges: cairo's.
+        if !point.x.isFinite || !point.y.isFinite { drawable = false }
         end(closed: false)
         start = point
         current = point
@@ -105,6 +107,7 @@ struct StrokePath: FlatteningOutline {
 
     mutating func line(to point: (x: Double, y: Double)) {
         guard let from = current else { return move(to: point) }
+        if !point.x.isFinite || !point.y.isFinite { drawable = false }
         if open == nil {
             // After a close, a piece starts a new sub-path where the last one started.
             open = points.count
@@ -218,7 +221,9 @@ private struct StrokePen {
             let (n0, n1) = ((x: -incoming.y, y: incoming.x), (x: -outgoing.y, y: outgoing.x))
             let cross = incoming.x * outgoing.y - incoming.y * outgoing.x, dot = incoming.x * outgoing.x + incoming.y * outgoing.y
             var trim = 0.0
-            if dot > -1 + 1e-12 && cross > 0 {
+            // A turn straight back: both sides would wrap the stretch it doubles over the same way (covered twice).
+            if dot <= -1 + 1e-12 { return false }
+            if cross > 0 {
                 // Inner: the two offset sides meet h · tan(θ / 2) back along each segment.
                 trim = h * cross / (1 + dot)
                 emit((v.x + h * (n0.x + n1.x) / (1 + dot), v.y + h * (n0.y + n1.y) / (1 + dot)))
@@ -253,7 +258,7 @@ private struct StrokePen {
             // cairo's rule: the miter's length over the line's width, 1 / sin(φ / 2), at most the limit.
             emit((v.x + h * (n0.x + n1.x) / (1 + dot), v.y + h * (n0.y + n1.y) / (1 + dot)))
         case .round:
-            // Away from the left: a negative turn, half of one at a reversal whatever the sign of its zero cross.
+            // Away from the left: a negative turn.
             arc(around: v, from: n0, sweep: -abs(atan2(cross, dot)), emit: emit)
         case .miter, .bevel:
             emit((v.x + n0.x * h, v.y + n0.y * h))

@@ -185,6 +185,22 @@ extension DamageRenderTests {
         #expect(beyondOldBox > 20, "\(beyondOldBox) of 40 footprints tighter")
     }
 
+    /// A shape reaching past the fill's reach (a million device pixels), as a ground strip made very wide, has a
+    /// footprint too: its points are out of the scan converter's reach, not out of the frame.
+    @Test func aShapeBeyondTheFillsReachHasAFootprint() throws {
+        let strip = RenderFixtures.rect(Rect(x: -600_000, y: 100, width: 1_200_400, height: 40), fill: .solid(RenderFixtures.red))
+        let stroke = NodeSnapshot(bounds: Rect(x: 0, y: 0, width: 400, height: 300), content: .shape(ShapeSnapshot(
+            geometry: .path(PathData(commands: [.move(Point(x: 20, y: 200)), .line(Point(x: 1e6, y: 200))])), fill: nil,
+            stroke: Stroke(paint: .solid(.white), width: 4))))
+        for node in [strip, RenderFixtures.group([stroke])] {
+            var placement = cairo_matrix_t()
+            cairo_matrix_init_scale(&placement, 2, 2)
+            let box = try #require(FrameRenderer().footprint(of: node, ctm: placement).box, "a footprint")
+            #expect(box.contains(PixelRect(x: 40, y: 200, width: 700, height: 80)) || box.contains(PixelRect(x: 40, y: 396, width: 700, height: 8)),
+                    "\(box)")
+        }
+    }
+
     /// The shipped swing: its group turns and its legs kick inside, but what changes frame to frame is the girl and
     /// the ropes, about a tenth of the frame (the group's box turned twice held more than a third).
     @Test func theSwingRedrawsAboutItsGirlAndRopes() throws {

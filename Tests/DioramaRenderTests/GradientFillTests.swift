@@ -91,9 +91,18 @@ import Testing
 
     /// A gradient as a mask, evaluated by our own code over the layer's painted pixels only: the mask cairo applies,
     /// over a thin turned stroke in a tall layer (mostly transparent, as a swing's rope) and over a faded turned fill.
-    @Test(arguments: paints.indices)
+    /// Masks fade alpha (a mask's colour does nothing): from opaque to clear along each kind of gradient.
+    static let masks: [(name: String, paint: Paint)] = [
+        ("linear fade", .linear(stops: stops([.white, .clear]), start: UnitPoint(x: 0.5, y: 0), end: UnitPoint(x: 0.5, y: 1))),
+        ("linear steep", .linear(stops: stops([.clear, .white]), start: UnitPoint(x: 0.45, y: 0.4), end: UnitPoint(x: 0.55, y: 0.5))),
+        ("linear rope", .linear(stops: stops([.clear, .clear, .white], at: [0, 0.12, 0.32]), start: .top, end: .bottom)),
+        ("radial fade", .radial(stops: stops([.white, rose, .clear]), center: UnitPoint(x: 0.4, y: 0.6), startRadius: 10, endRadius: 90)),
+        ("radial inward", .radial(stops: stops([.clear, .white]), center: UnitPoint(x: 0.6, y: 0.4), startRadius: 70, endRadius: 5)),
+    ]
+
+    @Test(arguments: masks.indices)
     func aGradientMaskIsTheMaskCairoApplies(_ index: Int) throws {
-        let (name, mask) = Self.paints[index]
+        let (name, mask) = Self.masks[index]
         let bounds = Rect(x: 60.3, y: 20.6, width: 180, height: 180)
         let rope = Stroke(paint: .solid(Color(red: 0.55, green: 0.42, blue: 0.27)), width: 4, lineCap: .round)
         let line = NodeSnapshot(bounds: bounds, mask: mask, content: .shape(ShapeSnapshot(

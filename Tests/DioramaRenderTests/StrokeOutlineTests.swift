@@ -121,8 +121,22 @@ import Testing
         #expect(outlined >= 20, "\(outlined) of 30 outlined by our own code")
     }
 
-    /// Dashes, trims, a pen stretched into an ellipse, an inner side that folds over, a gradient and a lone point
-    /// (cairo's dot) are cairo's strokes: exactly cairo's pixels.
+    /// A point that is not finite or far beyond the frame does not trap: the stroke is cairo's (which draws what it
+    /// can of it).
+    @Test func strokesWithPointsOutOfReachAreCairos() {
+        for far in [Double.nan, .infinity, 1e300, 3e6] {
+            let shape = Self.stroke(.path(PathData(commands: [.move(Point(x: 10, y: 10)), .line(Point(x: far, y: 60)),
+                                                              .cubic(control1: Point(x: 5, y: far), control2: Point(x: 30, y: 40), to: Point(x: 60, y: 80))])),
+                                    width: 3, cap: .round, join: .round)
+            let drawn = Self.both(shape)
+            #expect(drawn.outlined == 0, "\(far): left to cairo")
+            let same = drawn.ours == drawn.cairo
+            #expect(same, "\(far): cairo's pixels")
+        }
+    }
+
+    /// Dashes, trims, a pen stretched into an ellipse, an inner side that folds over or turns straight back, a
+    /// gradient and a lone point (cairo's dot) are cairo's strokes: exactly cairo's pixels.
     @Test func strokesOurCodeCannotDrawAreCairos() {
         let line = Self.path([Point(x: 10, y: 10), Point(x: 100, y: 70)])
         let gradient = Paint.linear(stops: [GradientStop(location: 0, color: .white), GradientStop(location: 1, color: .black)],
@@ -136,11 +150,19 @@ import Testing
             ("gradient", ShapeSnapshot(geometry: line, fill: nil, stroke: Stroke(paint: gradient, width: 4)), Transform2D.identity.cairoMatrix),
             ("a point", Self.stroke(Self.path([Point(x: 50, y: 40), Point(x: 50, y: 40)]), width: 8, cap: .round),
              Transform2D.identity.cairoMatrix),
+            // Straight back over itself: both sides would wrap the doubled stretch the same way.
+            ("there and back", Self.stroke(Self.path([Point(x: 10, y: 10), Point(x: 100, y: 10), Point(x: 10, y: 10)]), width: 6),
+             Transform2D.identity.cairoMatrix),
+            ("back part way", Self.stroke(Self.path([Point(x: 10, y: 30), Point(x: 100, y: 30), Point(x: 40, y: 30)]), width: 6, cap: .round),
+             Transform2D.identity.cairoMatrix),
+            ("closed on a line", Self.stroke(Self.path([Point(x: 10, y: 50), Point(x: 100, y: 50), Point(x: 50, y: 50)], closed: true), width: 6),
+             Transform2D.identity.cairoMatrix),
         ]
         for (name, shape, matrix) in cases {
             let drawn = Self.both(shape, matrix: matrix)
             #expect(drawn.outlined == 0, "\(name): left to cairo")
-            #expect(drawn.ours == drawn.cairo, "\(name): cairo's pixels")
+            let same = drawn.ours == drawn.cairo
+            #expect(same, "\(name): cairo's pixels")
             #expect(drawn.cairo.contains { $0 != 0 }, "\(name): something was drawn")
         }
     }
