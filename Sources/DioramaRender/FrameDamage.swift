@@ -159,9 +159,14 @@ extension FrameRenderer {
             return children.allSatisfy { isClipSafe($0, parent: matrix, clipped: clipped) }
         case .shape(let shape) where clipped:
             // Through a clip shape, cairo's own fills and strokes are not: a cut by rows alone moved an edge pixel of
-            // a circle in the kaleidoscope's wedges by a level (row 89 of a band ending at 90). Only a gradient fill,
-            // made through a coverage of its own, is.
-            return shape.stroke == nil && shape.fill.map { !$0.isSolid && isClipSafe(fill: $0, bounds: node.bounds, matrix: matrix) } != false
+            // a circle in the kaleidoscope's wedges by a level (row 89 of a band ending at 90). Solid fills and strokes
+            // and gradient fills made through a coverage of their own (`paintThroughCoverage`) are; a trimmed path is
+            // cairo's.
+            let from = min(max(shape.trimFrom, 0), 1), to = min(max(shape.trimTo, 0), 1)
+            guard from < to else { return true }
+            guard from == 0, to == 1, rasterizesFills, evaluatesGradients else { return false }
+            return shape.fill.map { isClipSafe(fill: $0, bounds: node.bounds, matrix: matrix) } != false
+                && shape.stroke.map { $0.width <= 0 || $0.paint.isSolid } != false
         case .shape(let shape):
             return shape.fill.map { isClipSafe(fill: $0, bounds: node.bounds, matrix: matrix) } != false
                 && shape.stroke?.paint.isSolid != false

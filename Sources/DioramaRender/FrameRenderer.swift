@@ -78,6 +78,8 @@ public final class FrameRenderer {
     var evaluatesGradients = true
     /// Gradient fills evaluated by `fillGradient`, for tests.
     var evaluatedGradientFills = 0
+    /// Solid fills and strokes inside clip shapes painted through a coverage of their own (`paintThroughCoverage`).
+    var coveredSolids = 0
     /// Layers masked by a gradient evaluated by `GradientGeometry` (NodeDrawing.swift), for tests.
     var evaluatedGradientMasks = 0
     /// False paints cached art with cairo alone; true `resamplesEveryCell` visits every output cell (references

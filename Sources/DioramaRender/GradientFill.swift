@@ -26,35 +26,57 @@ extension FrameRenderer {
     /// that cannot be inverted. `isClipSafe(fill:)` (FrameDamage.swift) asks the same question.
     func fillGradient(_ paint: Paint, bounds: Rect, alpha: Double, in cr: OpaquePointer,
                       path: (OpaquePointer) -> Void) -> Bool {
-        guard evaluatesGradients, let (target, offset) = pixelTarget(cr), isPixelExact(target) else { return false }
+        guard evaluatesGradients, let (target, _) = pixelTarget(cr), isPixelExact(target) else { return false }
         var ctm = cairo_matrix_t()
         cairo_get_matrix(cr, &ctm)
         var inverse = ctm
         guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS,
               let geometry = GradientGeometry(paint, bounds: bounds, userToDevice: ctm) else { return false }
-
-        // In device space (the path is the caller's, already on the context, and stays for its stroke): the fill's
-        // box within the target, the clip's extents and its rectangles. Saved and restored rather than set back, so
-        // that the context's inverse matrix, which the stroke uses, is left bit for bit as it was.
+        // In device space (the path is the caller's, already on the context, and stays for its stroke). Saved and
+        // restored rather than set back, so that the context's inverse matrix, which the stroke uses, is left bit
+        // for bit as it was.
         cairo_save(cr)
         cairo_identity_matrix(cr)
         var x1 = 0.0, y1 = 0.0, x2 = 0.0, y2 = 0.0
         cairo_path_extents(cr, &x1, &y1, &x2, &y2)
+        cairo_restore(cr)
+        return paintThroughCoverage(.gradient(geometry, inverse), alpha: alpha, box: BoundingBox(minX: x1, minY: y1, maxX: x2, maxY: y2),
+                                    in: cr, fillsContextPath: true) { pen, place in
+            place(ctm)
+            path(pen)
+            cairo_fill(pen)
+        }
+    }
+
+    /// A solid colour, or a gradient with the matrix from device to user space, painted through a coverage.
+    enum CoverageSource {
+        case solid(Color)
+        case gradient(GradientGeometry, cairo_matrix_t)
+    }
+
+    /// Paints `source` at `alpha` through the coverage `cover` draws on a pen (an A8 strip of the target's rows,
+    /// with the clip shapes around the node; `place` sets a matrix from device space onto the strip), within
+    /// `box` (device space), when the target is whole device pixels. Inside clip shapes, a solid fill or a stroke
+    /// goes this way too, cut by the same clips. `fillsContextPath`: the context holds the path, which cairo fills
+    /// when the clip is not whole pixels. False, with nothing drawn, when cairo must paint.
+    func paintThroughCoverage(_ source: CoverageSource, alpha: Double, box deviceBox: BoundingBox, in cr: OpaquePointer,
+                              fillsContextPath: Bool = false,
+                              cover: (_ pen: OpaquePointer, _ place: (cairo_matrix_t) -> Void) -> Void) -> Bool {
+        guard evaluatesGradients, let (target, offset) = pixelTarget(cr), isPixelExact(target) else { return false }
         var clipX1 = 0.0, clipY1 = 0.0, clipX2 = 0.0, clipY2 = 0.0
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
         cairo_clip_extents(cr, &clipX1, &clipY1, &clipX2, &clipY2)
         cairo_restore(cr)
         let surface = PixelRect(x: -offset.x, y: -offset.y, width: Int(cairo_image_surface_get_width(target)),
                                 height: Int(cairo_image_surface_get_height(target)))
         let clip = BoundingBox(minX: clipX1, minY: clipY1, maxX: clipX2, maxY: clipY2).roundedOut
-        guard let box = BoundingBox(minX: x1, minY: y1, maxX: x2, maxY: y2).roundedOut.intersection(surface),
-              let area = box.intersection(clip) else { return true }
-
-        GradientRamp.fill(&gradientRamp, stops: geometry.stops, alpha: alpha, hue: paintHue, count: geometry.rampCount)
-        evaluatedGradientFills += 1
+        guard [deviceBox.minX, deviceBox.minY, deviceBox.maxX, deviceBox.maxY].allSatisfy({ abs($0) < FillOutline.reach }) else { return false }
+        guard let box = deviceBox.roundedOut.intersection(surface), let area = box.intersection(clip) else { return true }
 
         // The clip's whole-pixel rectangles (every context the renderer draws on has a clip); inside clip shapes,
         // the rectangles that clipped the context before the first, and the shapes the coverage is cut by.
-        // Otherwise (not whole pixels), cairo fills.
+        // Otherwise (not whole pixels), cairo paints.
         var rectangleList: [PixelRect] = []
         var penClips: ArraySlice<(geometry: Geometry, matrix: cairo_matrix_t)> = []
         if let rectangles = wholePixelClip(cr) {
@@ -63,29 +85,20 @@ extension FrameRenderer {
             rectangleList = base
             penClips = clipShapes[...]
         } else {
-            return cairoFill()
+            guard fillsContextPath, case .gradient(let geometry, let inverse) = source else { return false }
+            return cairoFill(geometry, inverse: inverse, alpha: alpha, area: area, in: cr)
+        }
+        let geometry: GradientGeometry?, inverse: cairo_matrix_t
+        switch source {
+        case .gradient(let gradient, let deviceToUser):
+            (geometry, inverse) = (gradient, deviceToUser)
+            GradientRamp.fill(&gradientRamp, stops: gradient.stops, alpha: alpha, hue: paintHue, count: gradient.rampCount)
+            evaluatedGradientFills += 1
+        case .solid:
+            (geometry, inverse) = (nil, cairo_matrix_t())
+            coveredSolids += 1
         }
 
-        /// The gradient over the clipped part of the box, then cairo fills with its pixels through the clip.
-        func cairoFill() -> Bool {
-            guard let colors = scratchSurface(width: area.width, height: area.height, clearing: false) else { return true }
-            defer { cairo_surface_destroy(colors) }
-            cairo_surface_flush(colors)
-            guard let data = cairo_image_surface_get_data(colors) else { return true }
-            gradientRamp.withUnsafeBufferPointer { ramp in
-                geometry.evaluate(into: UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self),
-                                  rowPixels: Int(cairo_image_surface_get_stride(colors)) / 4, area: area, deviceToUser: inverse, ramp: ramp)
-            }
-            cairo_surface_mark_dirty(colors)
-            // The path is in device space already: filled under the identity, with the source on whole pixels.
-            // The restore also drops the source, whose pixels are reused.
-            cairo_save(cr)
-            cairo_identity_matrix(cr)
-            cairo_set_source_surface(cr, colors, Double(area.x), Double(area.y))
-            cairo_fill_preserve(cr)
-            cairo_restore(cr)
-            return true
-        }
 
         // A strip of rows at a time, the strips fixed in device space (every 64th row): for each, the fill's coverage
         // over the box's whole width, as a solid fill makes it, then the colours where it has any, composited through
@@ -93,21 +106,33 @@ extension FrameRenderer {
         // needs no frame-sized scratch.
         let rows = Self.gradientStripRows
         guard let coverage = scratchSurface(width: box.width, height: rows, clearing: false, format: CAIRO_FORMAT_A8),
-              let colors = scratchSurface(width: area.width, height: rows, clearing: false) else { return true }
+              let coverageBytes = cairo_image_surface_get_data(coverage), let mask = Self.pixmanImage(over: coverage),
+              let output = Self.pixmanImage(over: target) else { return true }
+        // The colours: a gradient's evaluated into a strip of their own where the coverage has any; a solid colour's,
+        // a pixman fill (its premultiplied 8-bit components repeated into 16 bits, which pixman takes back exactly).
+        var colors: OpaquePointer?
+        let sourceImage: OpaquePointer?
+        switch source {
+        case .gradient:
+            colors = scratchSurface(width: area.width, height: rows, clearing: false)
+            sourceImage = colors.flatMap { Self.pixmanImage(over: $0) }
+        case .solid(let color):
+            let pixel = Self.cairoPremultiplied(paintHue == 0 ? color : color.hueRotated(by: paintHue), alpha: alpha)
+            func wide(_ shift: UInt32) -> UInt16 { UInt16((pixel >> shift) & 0xFF) * 257 }
+            var wideColor = pixman_color_t(red: wide(16), green: wide(8), blue: wide(0), alpha: wide(24))
+            sourceImage = pixman_image_create_solid_fill(&wideColor)
+        }
         defer {
             cairo_surface_destroy(coverage)
-            cairo_surface_destroy(colors)
-        }
-        cairo_surface_flush(colors)
-        guard let coverageBytes = cairo_image_surface_get_data(coverage), let colorBytes = cairo_image_surface_get_data(colors),
-              let source = Self.pixmanImage(over: colors), let mask = Self.pixmanImage(over: coverage),
-              let output = Self.pixmanImage(over: target) else { return true }
-        defer {
-            pixman_image_unref(source)
+            if let colors { cairo_surface_destroy(colors) }
+            if let sourceImage { pixman_image_unref(sourceImage) }
             pixman_image_unref(mask)
             pixman_image_unref(output)
         }
-        let coverageStride = Int(cairo_image_surface_get_stride(coverage)), colorStride = Int(cairo_image_surface_get_stride(colors))
+        guard let sourceImage else { return true }
+        if let colors { cairo_surface_flush(colors) }
+        let colorBytes = colors.flatMap { cairo_image_surface_get_data($0) }
+        let coverageStride = Int(cairo_image_surface_get_stride(coverage)), colorStride = colors.map { Int(cairo_image_surface_get_stride($0)) } ?? 0
         cairo_surface_flush(target)
         // The first strip's top: the multiple of `rows` at or above the area (rounding down for negative rows too).
         let firstTop = area.y >= 0 ? area.y / rows * rows : -((-area.y + rows - 1) / rows) * rows
@@ -129,36 +154,61 @@ extension FrameRenderer {
                 addPath(clip.geometry, to: pen)
                 cairo_clip(pen)
             }
-            place(ctm)
-            path(pen)
-            cairo_fill(pen)
+            cover(pen, place)
             cairo_destroy(pen)
             cairo_surface_flush(coverage)
 
             let strip = PixelRect(x: area.x, y: max(top, area.y), width: area.width,
                                   height: min(top + rows, area.y + area.height) - max(top, area.y))
-            gradientRamp.withUnsafeBufferPointer { ramp in
-                for y in strip.y..<(strip.y + strip.height) {
-                    // Device x is coverage column x − box.x and colour column x − area.x on this row.
-                    let covered = coverageBytes + (y - coverageTop) * coverageStride
-                    var first = area.x, last = area.x + area.width - 1
-                    while first <= last, covered[first - box.x] == 0 { first += 1 }
-                    while last >= first, covered[last - box.x] == 0 { last -= 1 }
-                    guard first <= last else { continue }
-                    let row = UnsafeMutableRawPointer(colorBytes + (y - strip.y) * colorStride).assumingMemoryBound(to: UInt32.self)
-                    geometry.evaluate(into: row + (first - area.x), rowPixels: colorStride / 4,
-                                      area: PixelRect(x: first, y: y, width: last - first + 1, height: 1), deviceToUser: inverse, ramp: ramp)
+            if let geometry, let colorBytes {
+                gradientRamp.withUnsafeBufferPointer { ramp in
+                    for y in strip.y..<(strip.y + strip.height) {
+                        // Device x is coverage column x − box.x and colour column x − area.x on this row.
+                        let covered = coverageBytes + (y - coverageTop) * coverageStride
+                        var first = area.x, last = area.x + area.width - 1
+                        while first <= last, covered[first - box.x] == 0 { first += 1 }
+                        while last >= first, covered[last - box.x] == 0 { last -= 1 }
+                        guard first <= last else { continue }
+                        let row = UnsafeMutableRawPointer(colorBytes + (y - strip.y) * colorStride).assumingMemoryBound(to: UInt32.self)
+                        geometry.evaluate(into: row + (first - area.x), rowPixels: colorStride / 4,
+                                          area: PixelRect(x: first, y: y, width: last - first + 1, height: 1), deviceToUser: inverse, ramp: ramp)
+                    }
                 }
             }
             for part in rectangleList {
                 guard let cut = part.intersection(strip) else { continue }
-                pixman_image_composite32(PIXMAN_OP_OVER, source, mask, output, Int32(cut.x - area.x), Int32(cut.y - strip.y),
+                pixman_image_composite32(PIXMAN_OP_OVER, sourceImage, mask, output, Int32(cut.x - area.x), Int32(cut.y - strip.y),
                                          Int32(cut.x - box.x), Int32(cut.y - coverageTop), Int32(cut.x + offset.x), Int32(cut.y + offset.y),
                                          Int32(cut.width), Int32(cut.height))
             }
         }
         // In device units: cairo adds the surface's offset itself.
         cairo_surface_mark_dirty_rectangle(target, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height))
+        return true
+    }
+
+    /// The gradient over `area` of the path on the context, then cairo fills with its pixels through the clip (one
+    /// that is not whole pixels).
+    private func cairoFill(_ geometry: GradientGeometry, inverse: cairo_matrix_t, alpha: Double, area: PixelRect,
+                           in cr: OpaquePointer) -> Bool {
+        GradientRamp.fill(&gradientRamp, stops: geometry.stops, alpha: alpha, hue: paintHue, count: geometry.rampCount)
+        evaluatedGradientFills += 1
+        guard let colors = scratchSurface(width: area.width, height: area.height, clearing: false) else { return true }
+        defer { cairo_surface_destroy(colors) }
+        cairo_surface_flush(colors)
+        guard let data = cairo_image_surface_get_data(colors) else { return true }
+        gradientRamp.withUnsafeBufferPointer { ramp in
+            geometry.evaluate(into: UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self),
+                              rowPixels: Int(cairo_image_surface_get_stride(colors)) / 4, area: area, deviceToUser: inverse, ramp: ramp)
+        }
+        cairo_surface_mark_dirty(colors)
+        // The path is in device space already: filled under the identity, with the source on whole pixels.
+        // The restore also drops the source, whose pixels are reused.
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_set_source_surface(cr, colors, Double(area.x), Double(area.y))
+        cairo_fill_preserve(cr)
+        cairo_restore(cr)
         return true
     }
 }

@@ -26,13 +26,23 @@ extension FrameRenderer {
     /// rectangles, with the OVER operator and non-zero winding. False, with nothing drawn, when cairo must fill
     /// instead. The context's path is left alone.
     func fillSolid(_ paint: Paint, geometry: Geometry, alpha: Double, in cr: OpaquePointer) -> Bool {
-        // Inside clip shapes, cairo: whether the clip is whole pixels could then depend on the band or damage area
-        // (a rectangle with fractional rows, cut by a band between them), and with it whose fill it is.
-        guard case .solid(let color) = paint, rasterizesFills, clipShapes.isEmpty, cairo_get_operator(cr) == CAIRO_OPERATOR_OVER,
+        guard case .solid(let color) = paint, rasterizesFills, cairo_get_operator(cr) == CAIRO_OPERATOR_OVER,
               cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING, let (target, offset) = pixelTarget(cr), isPixelExact(target)
         else { return false }
         var matrix = cairo_matrix_t()
         cairo_get_matrix(cr, &matrix)
+        if !clipShapes.isEmpty {
+            // Inside clip shapes, through a coverage cut by the same shapes, strip by strip, as a gradient fill is
+            // (GradientFill.swift): not here, where whether the clip is whole pixels could depend on the band or damage
+            // area (a rectangle with fractional rows, cut by a band between them), and with it whose fill it is.
+            guard let extent = FillOutline.box(of: geometry, matrix: matrix) else { return false }
+            return paintThroughCoverage(.solid(color), alpha: alpha, box: BoundingBox(minX: extent.minX, minY: extent.minY, maxX: extent.maxX,
+                                                                                  maxY: extent.maxY), in: cr) { pen, place in
+                place(matrix)
+                addPath(geometry, to: pen)
+                cairo_fill(pen)
+            }
+        }
         // Small and within reach, judged from the points that define it, before anything is flattened.
         guard let extent = FillOutline.box(of: geometry, matrix: matrix),
               (extent.maxX - extent.minX) * (extent.maxY - extent.minY) <= largestScanConvertedFill else { return false }

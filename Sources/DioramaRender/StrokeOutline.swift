@@ -23,11 +23,25 @@ extension FrameRenderer {
     /// whole-pixel rectangles, with the OVER operator. False, with nothing drawn, when cairo must stroke instead. The
     /// context's path is left alone.
     func strokeSolid(_ stroke: Stroke, geometry: Geometry, alpha: Double, in cr: OpaquePointer) -> Bool {
-        guard case .solid(let color) = stroke.paint, rasterizesFills, clipShapes.isEmpty, stroke.width > 0, stroke.width.isFinite,
-              !stroke.isDashed, cairo_get_operator(cr) == CAIRO_OPERATOR_OVER, let (target, offset) = pixelTarget(cr),
-              isPixelExact(target) else { return false }
+        guard case .solid(let color) = stroke.paint, rasterizesFills, stroke.width > 0, stroke.width.isFinite,
+              cairo_get_operator(cr) == CAIRO_OPERATOR_OVER, let (target, offset) = pixelTarget(cr), isPixelExact(target)
+        else { return false }
         var matrix = cairo_matrix_t()
         cairo_get_matrix(cr, &matrix)
+        if !clipShapes.isEmpty {
+            // Inside clip shapes, stroked by cairo onto a coverage cut by the same shapes, strip by strip, as a solid
+            // fill there is: the same pixels in any band or damage area.
+            guard let extent = FillOutline.box(of: geometry, matrix: matrix) else { return false }
+            let reach = stroke.width / 2 * (stroke.lineJoin == .miter ? 10 : stroke.lineCap == .square ? 1.5 : 1) * matrix.largestStretch + 1
+            let box = BoundingBox(minX: extent.minX - reach, minY: extent.minY - reach, maxX: extent.maxX + reach, maxY: extent.maxY + reach)
+            return paintThroughCoverage(.solid(color), alpha: alpha, box: box, in: cr) { pen, place in
+                place(matrix)
+                addPath(geometry, to: pen)
+                applyStrokeStyle(stroke, to: pen)
+                cairo_stroke(pen)
+            }
+        }
+        guard !stroke.isDashed else { return false }
         // A circular pen stays a circle: a rotation and a uniform scale (mirrored or not).
         let scale = abs(matrix.xx * matrix.yy - matrix.xy * matrix.yx).squareRoot()
         let slack = 1e-9 * max(scale, 1)
@@ -151,7 +165,7 @@ struct StrokePath: FlatteningOutline {
     /// `join`, to `fill`: an open sub-path as one contour (one side, the end cap, the other side back, the start
     /// cap), a closed one as two (each side all round). False when a side folds over (see the note at the top).
     func outline(into fill: inout FillOutline, halfWidth: Double, cap: LineCap, join: LineJoin) -> Bool {
-        var pen = StrokePen(halfWidth: halfWidth, join: join)
+        let pen = StrokePen(halfWidth: halfWidth, join: join)
         for subpath in subpaths {
             let base = subpath.start, count = subpath.count
             if subpath.closed {
