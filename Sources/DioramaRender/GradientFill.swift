@@ -99,12 +99,13 @@ extension FrameRenderer {
             coveredSolids += 1
         }
 
-
-        // A strip of rows at a time, the strips fixed in device space (every 64th row): for each, the fill's coverage
-        // over the box's whole width, as a solid fill makes it, then the colours where it has any, composited through
+        // A strip of rows at a time, the strips fixed in device space (from the box's top, every `rows` rows): for
+        // each, the fill's coverage over the box's whole width, then the colours where it has any, composited through
         // it. The coverage of a strip is the same in whatever part of the frame is drawn, and a frame-sized gradient
-        // needs no frame-sized scratch.
-        let rows = Self.gradientStripRows
+        // needs no frame-sized scratch. A solid colour has no strip of colours: its coverage is made in one piece up
+        // to 256 rows (one pen clipped and filled, where 64-row strips made several).
+        let rows: Int
+        if case .solid = source { rows = max(Self.gradientStripRows, min(box.height, 256)) } else { rows = Self.gradientStripRows }
         guard let coverage = scratchSurface(width: box.width, height: rows, clearing: false, format: CAIRO_FORMAT_A8),
               let coverageBytes = cairo_image_surface_get_data(coverage), let mask = Self.pixmanImage(over: coverage),
               let output = Self.pixmanImage(over: target) else { return true }
@@ -134,8 +135,8 @@ extension FrameRenderer {
         let colorBytes = colors.flatMap { cairo_image_surface_get_data($0) }
         let coverageStride = Int(cairo_image_surface_get_stride(coverage)), colorStride = colors.map { Int(cairo_image_surface_get_stride($0)) } ?? 0
         cairo_surface_flush(target)
-        // The first strip's top: the multiple of `rows` at or above the area (rounding down for negative rows too).
-        let firstTop = area.y >= 0 ? area.y / rows * rows : -((-area.y + rows - 1) / rows) * rows
+        // The first strip's top: the box's top and every `rows` rows from it, the last at or above the area.
+        let firstTop = box.y + (area.y - box.y) / rows * rows
         for top in stride(from: firstTop, to: area.y + area.height, by: rows) {
             // Coverage of the strip's rows within the box (not the area, which depends on the clip).
             let coverageTop = max(top, box.y), coverageRows = min(top + rows, box.y + box.height) - coverageTop
