@@ -142,8 +142,11 @@ extension FrameRenderer {
 
     /// See `NodeFootprint.clipSafe`; conservative (false when in doubt). `clipped`: an ancestor has a clip shape.
     func isClipSafe(_ node: NodeSnapshot, parent: cairo_matrix_t, clipped: Bool = false) -> Bool {
-        let clipped = clipped || node.clipShape != nil
         guard node.opacity > 0, node.transform.isDrawable else { return true }
+        // A layer inside an ancestor's clip shape is painted through that shape by cairo.
+        let effects = drawnEffects(of: node)
+        if clipped, effects.needsLayer, !canDrawWithoutLayer(effects) { return false }
+        let clipped = clipped || node.clipShape != nil
         if node.blur > 0 || node.mask.map({ !$0.isSolid }) == true { return false }
         if node.hueRotation != 0, node.content.containsImage { return false }
         var nodeMatrix = node.transform.cairoMatrix, parent = parent, matrix = cairo_matrix_t()
@@ -151,7 +154,7 @@ extension FrameRenderer {
         if let shadow = node.shadow, shadow.color.alpha > 0 {
             // A quick shadow beneath the content is made over its whole box (ShadowDrawing.swift) and composited
             // through a whole-pixel clip, pixel by pixel; through a clip shape, or in a layer, it depends on the clip.
-            guard !clipped, hasOnlyShadow(drawnEffects(of: node)),
+            guard !clipped, hasOnlyShadow(effects),
                   let place = shadowPlace(of: node, ctm: matrix), Self.anchorsShadow(place.box) else { return false }
         }
         switch node.content {
@@ -165,8 +168,10 @@ extension FrameRenderer {
             let from = min(max(shape.trimFrom, 0), 1), to = min(max(shape.trimTo, 0), 1)
             guard from < to else { return true }
             guard from == 0, to == 1, rasterizesFills, evaluatesGradients else { return false }
-            return shape.fill.map { isClipSafe(fill: $0, bounds: node.bounds, matrix: matrix) } != false
-                && shape.stroke.map { $0.width <= 0 || $0.paint.isSolid } != false
+            // As fillSolid and strokeSolid take that way: points within reach, a finite width.
+            let solidWithinReach = FillOutline.box(of: shape.geometry, matrix: matrix) != nil
+            return shape.fill.map { isClipSafe(fill: $0, bounds: node.bounds, matrix: matrix) && (!$0.isSolid || solidWithinReach) } != false
+                && shape.stroke.map { !($0.width > 0) || $0.paint.isSolid && $0.width.isFinite && solidWithinReach } != false
         case .shape(let shape):
             return shape.fill.map { isClipSafe(fill: $0, bounds: node.bounds, matrix: matrix) } != false
                 && shape.stroke?.paint.isSolid != false

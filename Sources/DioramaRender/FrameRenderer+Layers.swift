@@ -39,10 +39,12 @@ extension FrameRenderer {
         }
     }
 
-    /// False when the context's clip holds too little of its target for any run of siblings in it to be worth layers
-    /// (see `smallestLayeredShare`): then not even the siblings' footprints are worked out.
+    /// False inside clip shapes, and when the context's clip holds too little of its target for any run of siblings in
+    /// it to be worth layers (see `smallestLayeredShare`): then not even the siblings' footprints are worked out.
     private func mayDrawInLayers(_ cr: OpaquePointer) -> Bool {
-        guard let target = cairo_get_group_target(cr), cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
+        // Inside clip shapes (even one on whole pixels), this renderer draws through the shapes' coverage; helpers,
+        // which do not hold them, would draw otherwise.
+        guard clipShapes.isEmpty, let target = cairo_get_group_target(cr), cairo_surface_get_type(target) == CAIRO_SURFACE_TYPE_IMAGE,
               let clip = deviceClip(cr) else { return false }
         let area = Double(cairo_image_surface_get_width(target)) * Double(cairo_image_surface_get_height(target))
         return Double(clip.area) >= area * smallestLayeredShare
@@ -121,6 +123,7 @@ extension FrameRenderer {
             }
             cairo_surface_mark_dirty(layer)
             let layerContext = context(on: layer, band: nil)
+            renderer.frameBounds = PixelRect(x: 0, y: 0, width: width, height: height)
             renderer.paintHue = hue
             renderer.draw(node, in: layerContext)
             renderer.paintHue = 0

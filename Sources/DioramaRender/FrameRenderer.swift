@@ -80,6 +80,8 @@ public final class FrameRenderer {
     var evaluatedGradientFills = 0
     /// Solid fills and strokes inside clip shapes painted through a coverage of their own (`paintThroughCoverage`).
     var coveredSolids = 0
+    /// The device pixels of the frame being drawn (set by `drawFrame`, and for helpers drawing layers of it).
+    var frameBounds: PixelRect?
     /// Layers masked by a gradient evaluated by `GradientGeometry` (NodeDrawing.swift), for tests.
     var evaluatedGradientMasks = 0
     /// False paints cached art with cairo alone; true `resamplesEveryCell` visits every output cell (references
@@ -359,6 +361,7 @@ public final class FrameRenderer {
                            clearing: Bool, area: PixelRect? = nil, bottoms: [Int]? = nil) throws {
         let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
         let placement = CanvasPlacement(canvas: snapshot.canvas, outputWidth: width, outputHeight: height)
+        frameBounds = PixelRect(x: 0, y: 0, width: width, height: height)
         let cr = cairo_create(surface)!
         defer { cairo_destroy(cr) }
         if let area {

@@ -259,9 +259,13 @@ import Testing
     /// Solid fills and strokes inside a clip shape (a kaleidoscope's wedge) go through a coverage of their own, cut
     /// by the wedge strip by strip: drawn again in damage areas and on 2 and 3 threads in bands, they are the whole
     /// frame's bytes; and close to cairo filling and stroking through the clip.
-    @Test func solidFillsAndStrokesInAClipShapeAreTheSameInAnyPart() throws {
-        let wedge = Geometry.path(PathData(commands: [.move(Point(x: 150.3, y: 200.4)), .line(Point(x: 40.7, y: 10.2)),
-                                                      .line(Point(x: 262.1, y: 15.9)), .close]))
+    /// Also in a faded group (a layer covering only the part being drawn), with a child filled and stroked at an
+    /// opacity (a layer of its own), and inside a clip on whole pixels (which the context's clip alone could hold).
+    @Test(arguments: ["wedge", "faded group", "faded child", "whole-pixel rectangle"])
+    func solidFillsAndStrokesInAClipShapeAreTheSameInAnyPart(_ variant: String) throws {
+        let wedge = variant == "whole-pixel rectangle" ? Geometry.rect(Rect(x: 40, y: 10, width: 220, height: 190), cornerRadius: 0)
+            : Geometry.path(PathData(commands: [.move(Point(x: 150.3, y: 200.4)), .line(Point(x: 40.7, y: 10.2)),
+                                                .line(Point(x: 262.1, y: 15.9)), .close]))
         func frame(_ step: Int) -> Snapshot {
             let circle = NodeSnapshot(bounds: Rect(x: 0, y: 0, width: 300, height: 220), opacity: 0.85, content: .shape(ShapeSnapshot(
                 geometry: .ellipse(center: Point(x: 120.4 + Double(step) * 3.3, y: 80.6), radiusX: 28, radiusY: 28),
@@ -272,8 +276,12 @@ import Testing
             let dashed = NodeSnapshot(bounds: Rect(x: 0, y: 0, width: 300, height: 220), content: .shape(ShapeSnapshot(
                 geometry: .ellipse(center: Point(x: 160, y: 60), radiusX: 40, radiusY: 25), fill: .solid(Color(red: 0.37, green: 0.83, blue: 1)),
                 stroke: Stroke(paint: .solid(.white), width: 3.5, dash: [7, 4], lineCap: .butt, lineJoin: .miter))))
-            var group = RenderFixtures.group([circle, hairline, dashed],
-                                             transform: RenderFixtures.rotation(degrees: 7 + Double(step) * 0.6, around: Point(x: 150, y: 110)),
+            var dashedChild = dashed
+            if variant == "faded child" { dashedChild.opacity = 0.8 }
+            var group = RenderFixtures.group([circle, hairline, dashedChild],
+                                             transform: variant == "whole-pixel rectangle" ? .identity
+                                                : RenderFixtures.rotation(degrees: 7 + Double(step) * 0.6, around: Point(x: 150, y: 110)),
+                                             opacity: variant == "faded group" ? 0.9 : 1,
                                              bounds: Rect(x: 0, y: 0, width: 300, height: 220))
             group.clipShape = wedge
             let square = RenderFixtures.rect(Rect(x: 60 + Double(step) * 17.3, y: 150 - Double(step) * 9.1, width: 24, height: 24),
@@ -284,23 +292,25 @@ import Testing
             let damaged = FrameRenderer(), whole = FrameRenderer(), cairo = FrameRenderer()
             whole.usesDamage = false
             cairo.evaluatesGradients = false
-            let threaded = [2, 3].map { FrameRenderer(threads: $0) }
-            for step in 0..<6 {
+            let threaded = [2, 3, 4].map { FrameRenderer(threads: $0) }
+            for renderer in threaded { renderer.smallestLayeredShare = 0 }
+            for step in 0..<8 {
                 let snapshot = frame(step % 2 == 0 ? 0 : step)
                 let expected = try whole.render(snapshot, width: width, height: height)
                 let same = try damaged.render(snapshot, width: width, height: height).bytes == expected.bytes
-                #expect(same, "\(width)x\(height), step \(step), in areas \(String(describing: damaged.lastDamage))")
+                #expect(same, "\(variant), \(width)x\(height), step \(step), in areas \(String(describing: damaged.lastDamage))")
                 for renderer in threaded {
                     let same = try renderer.render(snapshot, width: width, height: height).bytes == expected.bytes
-                    #expect(same, "\(width)x\(height), step \(step), \(renderer.threads) threads")
+                    #expect(same, "\(variant), \(width)x\(height), step \(step), \(renderer.threads) threads")
                 }
                 let reference = try cairo.render(snapshot, width: width, height: height)
                 let largest = FrameComparison(expected, reference).largest
                 // cairo samples coverage on a grid of sub-pixels; ours is cairo's own fill and stroke on a strip.
-                #expect(largest <= 8, "\(width)x\(height), step \(step): \(largest) levels from cairo")
+                #expect(largest <= 8, "\(variant), \(width)x\(height), step \(step): \(largest) levels from cairo")
             }
             // Not vacuous: the fills and strokes went through coverages, and some frames were drawn in areas.
-            #expect(whole.coveredSolids >= 6 * 4 && cairo.coveredSolids == 0, "\(whole.coveredSolids) covered")
+            // (A faded child's layer is drawn without the clip, then painted through it: its fill and stroke are not.)
+            #expect(whole.coveredSolids >= 8 * (variant == "faded child" ? 2 : 4) && cairo.coveredSolids == 0, "\(whole.coveredSolids) covered")
             #expect(damaged.lastDamage != nil)
         }
     }
