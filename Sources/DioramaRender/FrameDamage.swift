@@ -120,7 +120,7 @@ extension FrameRenderer {
             guard let points = FillOutline.box(of: shape.geometry, matrix: matrix) else { return nil }
             box = BoundingBox(minX: points.minX, minY: points.minY, maxX: points.maxX, maxY: points.maxY)
         }
-        guard [box.minX, box.minY, box.maxX, box.maxY].allSatisfy(\.isFinite) else { return nil }
+        guard box.isFinite else { return nil }
         if let stroke = shape.stroke, stroke.width > 0 {
             // As inkBounds reaches (a miter at most cairo's limit of 10 half-widths, a square cap √2), as a distance
             // in device pixels: times the matrix's largest stretch.

@@ -71,7 +71,7 @@ extension FrameRenderer {
         let surface = PixelRect(x: -offset.x, y: -offset.y, width: Int(cairo_image_surface_get_width(target)),
                                 height: Int(cairo_image_surface_get_height(target)))
         let clip = BoundingBox(minX: clipX1, minY: clipY1, maxX: clipX2, maxY: clipY2).roundedOut
-        guard [deviceBox.minX, deviceBox.minY, deviceBox.maxX, deviceBox.maxY].allSatisfy(\.isFinite) else { return false }
+        guard deviceBox.isFinite else { return false }
         // The box the strips are laid from is cut to the frame, not to the surface: a layer's surface covers only
         // the part of the frame being drawn, and strips laid from its edge would differ from band to band.
         guard let box = deviceBox.roundedOut.intersection(frameBounds ?? surface),

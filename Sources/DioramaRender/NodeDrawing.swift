@@ -331,6 +331,9 @@ extension cairo_matrix_t {
 struct BoundingBox: Equatable {
     var minX: Double, minY: Double, maxX: Double, maxY: Double
 
+    /// Every edge finite (written out: an array of them would be allocated on every call).
+    var isFinite: Bool { minX.isFinite && minY.isFinite && maxX.isFinite && maxY.isFinite }
+
     init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
         (self.minX, self.minY, self.maxX, self.maxY) = (minX, minY, maxX, maxY)
     }
