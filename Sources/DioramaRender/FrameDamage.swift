@@ -10,8 +10,10 @@ import Foundation
 //
 // Why that is byte-identical to drawing the whole frame: cairo and pixman compute a pixel of a solid fill,
 // stroke, text run, particle or pixel-aligned image from the geometry alone, so a clip of whole rows only
-// chooses which pixels are written; so for images resampled by ImageDrawing+Resample.swift and gradient fills
-// evaluated by GradientFill.swift (inside clip shapes too). A clip's left or right side is another matter for
+// chooses which pixels are written; so for images resampled by ImageDrawing+Resample.swift, gradient fills evaluated
+// by GradientFill.swift and, inside clip shapes, solid fills and strokes painted through a coverage there (whatever the
+// clip, rows or sides); solid fills and strokes scan-converted by SolidFill.swift are exact across a clip's sides too.
+// A clip's left or right side is another matter for
 // cairo's fills: on the rows where an outline crosses that side, edge pixels further along can come out a level
 // apart (measured: of 189 random circles cut by an area's top and side, 2 differed, on 2 pixels by 1; cut by rows
 // alone, none did). So an area that reaches a node across its side widens to the node's whole width. Not so for

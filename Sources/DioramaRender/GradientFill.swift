@@ -14,7 +14,8 @@ import Foundation
 // whatever the clip, with pixman: a pixel then depends on its position alone, and a gradient fill is cut across
 // threads and damage areas like a solid one. (cairo filling with the gradient's pixels as an image source does not
 // give that: it cuts the outline against the clip and the source's box, and pixels at a band's edge came out a few
-// levels apart.)
+// levels apart.) Inside clip shapes, solid fills and strokes go the same way, cut by the shapes on each strip
+// (`paintThroughCoverage`).
 
 extension FrameRenderer {
     /// Rows of a gradient fill's coverage and colours made and composited at a time.

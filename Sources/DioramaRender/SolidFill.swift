@@ -11,8 +11,10 @@ import Foundation
 // row: the exact area of the pixel the shape covers (non-zero winding), where cairo samples 15 sub-rows a pixel.
 // Opaque runs are filled, the rest composited with pixman's arithmetic, so interiors are cairo's pixels exactly.
 // Large shapes stay cairo's: there the set-up is nothing and its span compositing is faster than ours (the ocean's
-// waves and clouds took 15 % longer per frame ours). So do shapes inside clip shapes. cairo's fills are cut by
-// bands and damage areas by rows only (FrameDamage.swift widens areas across them).
+// waves and clouds took 15 % longer per frame ours). cairo's fills are cut by bands and damage areas by rows only
+// (FrameDamage.swift widens areas across them). Inside clip shapes, a solid fill goes through a coverage cut by the
+// shapes, as a gradient fill does (`paintThroughCoverage`, GradientFill.swift). Solid strokes are outlined and filled
+// here (StrokeOutline.swift).
 //
 // A pixel's coverage depends on the edges and its position alone, whatever part of the fill is drawn: each edge's
 // share of a row is computed from the edge alone, and its cells hold differences of its running coverage rounded to
