@@ -100,11 +100,7 @@ import Testing
     /// Solid circles at random places, a small square moving past each: the square's areas reach the circle across
     /// their sides and tops. cairo cuts a fill by a clip's side a level apart on some pixels; areas widen over it.
     @Test func solidFillsReachedAcrossAnAreasSideMatchWholeFrames() throws {
-        var seed: UInt64 = 0x5EED
-        func random() -> Double {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
+        var random = SeededRandom(seed: 0x5EED)
         let damaged = FrameRenderer(), whole = FrameRenderer()
         whole.usesDamage = false
         var cut = 0
@@ -133,11 +129,7 @@ extension DamageRenderTests {
     /// Turned groups within turned groups of strokes (caps, joins), curves, ellipses and rounded rectangles: every
     /// pixel a node paints lies in its footprint, which is the union of its leaves' boxes, each under its own matrix.
     @Test func aTurnedGroupPaintsOnlyWithinItsFootprint() throws {
-        var seed: UInt64 = 0xF00D
-        func random() -> Double {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
+        var random = SeededRandom(seed: 0xF00D)
         let canvas = Rect(x: 0, y: 0, width: 400, height: 300)
         func leaf(_ kind: Int) -> NodeSnapshot {
             let (x, y) = (150 + random() * 100, 100 + random() * 100)

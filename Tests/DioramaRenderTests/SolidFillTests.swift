@@ -63,11 +63,7 @@ import Testing
     /// Triangles at random, wound either way, many across the target's sides: each pixel's coverage is the area of
     /// the triangle inside it (clipped exactly, Sutherland–Hodgman), within a level.
     @Test func trianglesCoverEachPixelByTheAreaInsideIt() {
-        var seed: UInt64 = 0x7A1A
-        func random() -> Double {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
+        var random = SeededRandom(seed: 0x7A1A)
         /// The area of the polygon inside the unit pixel at (`x`, `y`).
         func area(_ polygon: [Point], inPixel x: Int, _ y: Int) -> Double {
             var points = polygon
@@ -168,11 +164,7 @@ import Testing
     /// drawn whole, also across a target's left and right sides (cairo's fill cut by a clip's side did not).
     @Test(arguments: [1.0, 0.6])
     func aFillHasTheSamePixelsInAnyPartOfTheTarget(alpha: Double) {
-        var seed: UInt64 = 0xF111
-        func random() -> Double {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
+        var random = SeededRandom(seed: 0xF111)
         var filled = 0
         for _ in 0..<40 {
             let center = Point(x: -20 + random() * 160, y: -10 + random() * 110)
@@ -323,11 +315,7 @@ import Testing
     /// whole pixels in a band between them, and the fill must not change hands there. On 2 threads (bands) and with
     /// damage areas, the frames are the single-threaded whole frames.
     @Test func insideAClipShapeTheFillIsTheSameInEveryPart() throws {
-        var seed: UInt64 = 0xC11B
-        func random() -> Double {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
+        var random = SeededRandom(seed: 0xC11B)
         let circles = (0..<40).map { _ in
             NodeSnapshot(bounds: Rect(x: 0, y: 0, width: 640, height: 360), content: .shape(ShapeSnapshot(
                 geometry: .ellipse(center: Point(x: 20 + random() * 600, y: 30 + random() * 280), radiusX: 3 + random() * 8, radiusY: 3 + random() * 8),

@@ -92,11 +92,7 @@ import Testing
     /// Drawn in bands and in strips, each its own context clipped to its part, a stroke gives the bytes of the stroke
     /// drawn whole.
     @Test func aStrokeHasTheSamePixelsInAnyPartOfTheTarget() {
-        var seed: UInt64 = 0x57E0
-        func random() -> Double {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
+        var random = SeededRandom(seed: 0x57E0)
         var outlined = 0
         for trial in 0..<30 {
             let points = (0..<(2 + trial % 4)).map { _ in Point(x: -10 + random() * 140, y: -10 + random() * 110) }
