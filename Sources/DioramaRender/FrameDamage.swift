@@ -124,10 +124,8 @@ extension FrameRenderer {
         }
         guard box.isFinite else { return nil }
         if let stroke = shape.stroke, stroke.width > 0 {
-            // As inkBounds reaches (a miter at most cairo's limit of 10 half-widths, a square cap √2), as a distance
-            // in device pixels: times the matrix's largest stretch.
-            let reach = stroke.width / 2 * (stroke.lineJoin == .miter ? 10 : stroke.lineCap == .square ? 1.5 : 1)
-            box = box.insetBy(-reach * matrix.largestStretch)
+            // As a distance in device pixels: times the matrix's largest stretch.
+            box = box.insetBy(-stroke.reach * matrix.largestStretch)
         }
         return box
     }

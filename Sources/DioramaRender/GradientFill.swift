@@ -27,7 +27,7 @@ extension FrameRenderer {
     /// that cannot be inverted. `isClipSafe(fill:)` (FrameDamage.swift) asks the same question.
     func fillGradient(_ paint: Paint, bounds: Rect, alpha: Double, in cr: OpaquePointer,
                       path: (OpaquePointer) -> Void) -> Bool {
-        guard evaluatesGradients, let (target, _) = pixelTarget(cr), isPixelExact(target) else { return false }
+        guard evaluatesGradients else { return false }
         var ctm = cairo_matrix_t()
         cairo_get_matrix(cr, &ctm)
         var inverse = ctm

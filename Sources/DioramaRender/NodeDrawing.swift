@@ -249,10 +249,7 @@ extension FrameRenderer {
             cairo_new_path(measuring)
             var box = BoundingBox(minX: x1, minY: y1, maxX: x2, maxY: y2)
             if let stroke = shape.stroke, stroke.width > 0 {
-                // Cheaper than stroking to measure: a miter reaches at most miterLimit (cairo's 10) half-widths
-                // from the outline, a square cap √2 half-widths.
-                let reach = stroke.width / 2 * (stroke.lineJoin == .miter ? 10 : stroke.lineCap == .square ? 1.5 : 1)
-                box = box.insetBy(-reach)
+                box = box.insetBy(-stroke.reach)
             }
             return box.maxX >= box.minX && box.maxY >= box.minY && (shape.stroke != nil || box.nonEmptyBox != nil) ? box : nil
         case .text(let text):

@@ -28,11 +28,8 @@ extension FrameRenderer {
     /// rectangles, with the OVER operator and non-zero winding. False, with nothing drawn, when cairo must fill
     /// instead. The context's path is left alone.
     func fillSolid(_ paint: Paint, geometry: Geometry, alpha: Double, in cr: OpaquePointer) -> Bool {
-        guard case .solid(let color) = paint, rasterizesFills, cairo_get_operator(cr) == CAIRO_OPERATOR_OVER,
-              cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING, let (target, offset) = pixelTarget(cr), isPixelExact(target)
-        else { return false }
-        var matrix = cairo_matrix_t()
-        cairo_get_matrix(cr, &matrix)
+        guard case .solid(let color) = paint, rasterizesFills, cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING,
+              let (target, offset, matrix) = ownPaintTarget(cr) else { return false }
         if !clipShapes.isEmpty {
             // Inside clip shapes, through a coverage cut by the same shapes, strip by strip, as a gradient fill is
             // (GradientFill.swift): not here, where whether the clip is whole pixels could depend on the band or damage
@@ -49,6 +46,15 @@ extension FrameRenderer {
         guard let extent = FillOutline.box(of: geometry, matrix: matrix),
               (extent.maxX - extent.minX) * (extent.maxY - extent.minY) <= largestScanConvertedFill else { return false }
         return rasterize(color, alpha: alpha, matrix: matrix, target: target, offset: offset, in: cr) { $0.add(geometry) }
+    }
+
+    /// The context's target, its offset and matrix, when our own code may paint on it as cairo would: whole ARGB32
+    /// device pixels, with the OVER operator.
+    func ownPaintTarget(_ cr: OpaquePointer) -> (surface: OpaquePointer, offset: (x: Int, y: Int), matrix: cairo_matrix_t)? {
+        guard cairo_get_operator(cr) == CAIRO_OPERATOR_OVER, let (target, offset) = pixelTarget(cr), isPixelExact(target) else { return nil }
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(cr, &matrix)
+        return (target, offset, matrix)
     }
 
     /// Scan-converts the outline `build` adds (false: cairo must draw it instead) and paints `color` at `alpha`
@@ -511,11 +517,7 @@ extension FlatteningOutline {
     }
 
     /// Device pixels per user unit, at most: the matrix's larger singular value.
-    var scale: Double {
-        let sum = matrix.xx * matrix.xx + matrix.yx * matrix.yx + matrix.xy * matrix.xy + matrix.yy * matrix.yy
-        let determinant = matrix.xx * matrix.yy - matrix.xy * matrix.yx
-        return ((sum + max(sum * sum - 4 * determinant * determinant, 0).squareRoot()) / 2).squareRoot()
-    }
+    var scale: Double { matrix.largestStretch }
 
     /// An arc of the ellipse at (`cx`, `cy`) with radii `rx`, `ry` (user units), from angle `from` by `sweep`
     /// (radians, positive clockwise on screen), as edges whose corners lie on it; starts a sub-path when asked.

@@ -24,15 +24,12 @@ extension FrameRenderer {
     /// context's path is left alone.
     func strokeSolid(_ stroke: Stroke, geometry: Geometry, alpha: Double, in cr: OpaquePointer) -> Bool {
         guard case .solid(let color) = stroke.paint, rasterizesFills, stroke.width > 0, stroke.width.isFinite,
-              cairo_get_operator(cr) == CAIRO_OPERATOR_OVER, let (target, offset) = pixelTarget(cr), isPixelExact(target)
-        else { return false }
-        var matrix = cairo_matrix_t()
-        cairo_get_matrix(cr, &matrix)
+              let (target, offset, matrix) = ownPaintTarget(cr) else { return false }
         if !clipShapes.isEmpty {
             // Inside clip shapes, stroked by cairo onto a coverage cut by the same shapes, strip by strip, as a solid
             // fill there is: the same pixels in any band or damage area.
             guard let extent = FillOutline.box(of: geometry, matrix: matrix) else { return false }
-            let reach = stroke.width / 2 * (stroke.lineJoin == .miter ? 10 : stroke.lineCap == .square ? 1.5 : 1) * matrix.largestStretch + 1
+            let reach = stroke.reach * matrix.largestStretch + 1
             let box = BoundingBox(minX: extent.minX - reach, minY: extent.minY - reach, maxX: extent.maxX + reach, maxY: extent.maxY + reach)
             return paintThroughCoverage(.solid(color), alpha: alpha, box: box, in: cr) { pen, place in
                 place(matrix)
@@ -74,6 +71,12 @@ extension FrameRenderer {
 }
 
 extension Stroke {
+    /// How far (in the node's own points) the stroke paints beyond its outline, at most: cheaper than stroking to
+    /// measure. A miter reaches at most cairo's limit of 10 half-widths, a square cap √2 half-widths.
+    var reach: Double {
+        width / 2 * (lineJoin == .miter ? StrokePen.miterLimit : lineCap == .square ? 1.5 : 1)
+    }
+
     /// True when cairo is given a dash pattern (see `applyStrokeStyle`: negative or all-zero dashes mean solid).
     var isDashed: Bool {
         !dash.isEmpty && dash.allSatisfy { $0 >= 0 && $0.isFinite } && dash.reduce(0, +) > 0
@@ -186,7 +189,7 @@ struct StrokePath: FlatteningOutline {
 }
 
 /// Offsets one side of a centre line: the side to the left of the direction of travel, (−dy, dx).
-private struct StrokePen {
+struct StrokePen {
     let halfWidth: Double
     let join: LineJoin
     /// cairo's default miter limit: a miter longer than this many line widths is bevelled.
