@@ -14,8 +14,9 @@ import Foundation
 // whatever the clip, with pixman: a pixel then depends on its position alone, and a gradient fill is cut across
 // threads and damage areas like a solid one. (cairo filling with the gradient's pixels as an image source does not
 // give that: it cuts the outline against the clip and the source's box, and pixels at a band's edge came out a few
-// levels apart.) Inside clip shapes, solid fills and strokes go the same way, cut by the shapes on each strip
-// (`paintThroughCoverage`).
+// levels apart.) The coverage is scan-converted from the fill's edges by our own code (SolidFill.swift's exact
+// areas); inside clip shapes, cairo fills it onto the strip through the shapes, and solid fills and strokes there go
+// the same way (`paintThroughCoverage`).
 
 extension FrameRenderer {
     /// Rows of a gradient fill's coverage and colours made and composited at a time.
@@ -49,6 +50,31 @@ extension FrameRenderer {
         }
     }
 
+    /// Fills `geometry` (in the context's user space) with a linear or radial gradient, as `fillGradient(_:bounds:)`
+    /// does, through a coverage our own scan conversion makes (SolidFill.swift's exact areas) rather than cairo's: a
+    /// petal's fill onto an 8-bit strip cost cairo about as much as evaluating its colours. Only outside clip shapes,
+    /// within a clip of whole-pixel rectangles, with points within reach; false, with nothing drawn, otherwise (the
+    /// caller then fills the context's path as before). The context's path is left alone.
+    func fillGradient(_ paint: Paint, geometry: Geometry, bounds: Rect, alpha: Double, in cr: OpaquePointer) -> Bool {
+        guard evaluatesGradients, clipShapes.isEmpty, cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING,
+              let (_, _, ctm) = ownPaintTarget(cr), wholePixelClip(cr) != nil else { return false }
+        var inverse = ctm
+        guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS,
+              let gradient = GradientGeometry(paint, bounds: bounds, userToDevice: ctm) else { return false }
+        var outline = FillOutline(matrix: ctm)
+        swap(&outline.edges, &edges)
+        outline.edges.removeAll(keepingCapacity: true)
+        defer { swap(&outline.edges, &edges) }
+        guard outline.add(geometry) else { return false }
+        guard !outline.edges.isEmpty else { return true }
+        let box = BoundingBox(minX: outline.minX, minY: outline.minY, maxX: outline.maxX, maxY: outline.maxY)
+        return paintThroughCoverage(.gradient(gradient, inverse), alpha: alpha, box: box, in: cr, outline: outline) { pen, place in
+            place(ctm)
+            addPath(geometry, to: pen)
+            cairo_fill(pen)
+        }
+    }
+
     /// A solid colour, or a gradient with the matrix from device to user space, painted through a coverage.
     enum CoverageSource {
         case solid(Color)
@@ -58,10 +84,12 @@ extension FrameRenderer {
     /// Paints `source` at `alpha` through the coverage `cover` draws on a pen (an A8 strip of the target's rows,
     /// with the clip shapes around the node; `place` sets a matrix from device space onto the strip), within
     /// `box` (device space), when the target is whole device pixels. Inside clip shapes, a solid fill or a stroke
-    /// goes this way too, cut by the same clips. `fillsContextPath`: the context holds the path, which cairo fills
-    /// when the clip is not whole pixels. False, with nothing drawn, when cairo must paint.
+    /// goes this way too, cut by the same clips. With `outline` (the fill's edges in device space), and no clip
+    /// shapes to cut it by, the coverage is scan-converted from its edges instead. `fillsContextPath`: the context
+    /// holds the path, which cairo fills when the clip is not whole pixels. False, with nothing drawn, when cairo
+    /// must paint.
     func paintThroughCoverage(_ source: CoverageSource, alpha: Double, box deviceBox: BoundingBox, in cr: OpaquePointer,
-                              fillsContextPath: Bool = false,
+                              fillsContextPath: Bool = false, outline: FillOutline? = nil,
                               cover: (_ pen: OpaquePointer, _ place: (cairo_matrix_t) -> Void) -> Void) -> Bool {
         guard evaluatesGradients, let (target, offset) = pixelTarget(cr), isPixelExact(target) else { return false }
         var clipX1 = 0.0, clipY1 = 0.0, clipX2 = 0.0, clipY2 = 0.0
@@ -145,23 +173,30 @@ extension FrameRenderer {
             // Coverage of the strip's rows within the box (not the area, which depends on the clip).
             let coverageTop = max(top, box.y), coverageRows = min(top + rows, box.y + box.height) - coverageTop
             guard coverageRows > 0 else { continue }
-            memset(coverageBytes, 0, coverageStride * coverageRows)
-            cairo_surface_mark_dirty(coverage)
-            let pen = cairo_create(coverage)!
-            func place(_ matrix: cairo_matrix_t) {
-                var placed = matrix
-                placed.x0 -= Double(box.x)
-                placed.y0 -= Double(coverageTop)
-                cairo_set_matrix(pen, &placed)
+            if let outline, penClips.isEmpty {
+                outline.edges.withUnsafeBufferPointer { edges in
+                    writeCoverage(of: edges, rows: coverageTop..<(coverageTop + coverageRows), left: box.x, width: box.width,
+                                  into: coverageBytes, stride: coverageStride)
+                }
+            } else {
+                memset(coverageBytes, 0, coverageStride * coverageRows)
+                cairo_surface_mark_dirty(coverage)
+                let pen = cairo_create(coverage)!
+                func place(_ matrix: cairo_matrix_t) {
+                    var placed = matrix
+                    placed.x0 -= Double(box.x)
+                    placed.y0 -= Double(coverageTop)
+                    cairo_set_matrix(pen, &placed)
+                }
+                for clip in penClips {
+                    place(clip.matrix)
+                    addPath(clip.geometry, to: pen)
+                    cairo_clip(pen)
+                }
+                cover(pen, place)
+                cairo_destroy(pen)
+                cairo_surface_flush(coverage)
             }
-            for clip in penClips {
-                place(clip.matrix)
-                addPath(clip.geometry, to: pen)
-                cairo_clip(pen)
-            }
-            cover(pen, place)
-            cairo_destroy(pen)
-            cairo_surface_flush(coverage)
 
             let strip = PixelRect(x: area.x, y: max(top, area.y), width: area.width,
                                   height: min(top + rows, area.y + area.height) - max(top, area.y))

@@ -9,11 +9,15 @@ extension FrameRenderer {
         let from = min(max(shape.trimFrom, 0), 1), to = min(max(shape.trimTo, 0), 1)
         guard to > from else { return }
         let trimmed = from > 0 || to < 1
-        // A solid fill of the whole outline is scan-converted by our own code (SolidFill.swift), from the geometry.
-        let filled = !trimmed && shape.fill.map { fillSolid($0, geometry: shape.geometry, alpha: alpha, in: cr) } == true
+        // A solid or gradient fill of the whole outline is scan-converted by our own code from the geometry
+        // (SolidFill.swift, GradientFill.swift).
+        let filled = !trimmed && shape.fill.map {
+            fillSolid($0, geometry: shape.geometry, alpha: alpha, in: cr)
+                || fillGradient($0, geometry: shape.geometry, bounds: bounds, alpha: alpha, in: cr)
+        } == true
         let stroked = (shape.stroke?.width ?? 0) > 0
         // The stroke goes on after the fill: by our own code straight away when nothing is left to fill (with no
-        // path for cairo to build), otherwise once cairo or the gradient has filled.
+        // path for cairo to build), otherwise once cairo has filled.
         let strokeNow = shape.fill == nil || filled
         if strokeNow && (!stroked || !trimmed && strokeSolid(shape.stroke!, geometry: shape.geometry, alpha: alpha, in: cr)) { return }
         cairo_new_path(cr)

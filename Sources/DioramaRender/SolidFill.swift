@@ -124,22 +124,12 @@ extension FrameRenderer {
             let cells = cells.baseAddress!, touched = touched.baseAddress!
             for stripTop in stride(from: top, to: bottom, by: rows) {
                 let stripBottom = min(stripTop + rows, bottom)
-                for edge in edges where edge.left < Double(right) {
-                    let first = max(FillEdge.floor(edge.top), stripTop), last = min(FillEdge.ceil(edge.bottom), stripBottom)
-                    guard first < last else { continue }
-                    for y in first..<last {
-                        let line = y - stripTop
-                        guard let (from, to) = edge.accumulate(row: y, left: left, width: right - left,
-                                                               into: cells + line * columns) else { continue }
-                        for block in (from / Self.fillBlock)...(to / Self.fillBlock) {
-                            touched[line * words + block >> 6] |= 1 << UInt64(block & 63)
-                        }
-                    }
-                }
+                Self.accumulate(edges, rows: stripTop..<stripBottom, left: left, right: right, cells: cells, touched: touched)
                 for y in stripTop..<stripBottom {
                     let line = y - stripTop
-                    Self.composite(source, cells: cells + line * columns, touched: touched + line * words, columns: columns,
-                                   left: left, parts: parts, y: y, row: pixels + (y + offset.y) * rowPixels + offset.x)
+                    var painter = RowPainter(source: source, row: pixels + (y + offset.y) * rowPixels + offset.x, left: left,
+                                             parts: parts, y: y)
+                    Self.composite(&painter, cells: cells + line * columns, touched: touched + line * words, columns: columns)
                 }
             }
         }
@@ -156,12 +146,57 @@ extension FrameRenderer {
     static let fillStripRows = 64
     static let fillBlock = 16
 
-    /// Sums one row's cells into coverage, painting `source` through it over the parts (sorted by x) that hold device
-    /// row `y`, in `row` (indexed by device column); clears the cells and blocks for the next strip.
-    private static func composite(_ source: UInt32, cells: UnsafeMutablePointer<Int64>, touched: UnsafeMutablePointer<UInt64>,
-                                  columns: Int, left: Int, parts: UnsafeBufferPointer<PixelRect>, y: Int,
-                                  row: UnsafeMutablePointer<UInt32>) {
-        var painter = RowPainter(source: source, row: row, left: left, parts: parts, y: y)
+    /// Writes the coverage of `edges` (non-zero winding, the exact area `rasterize` paints through) on device rows
+    /// `rows` and columns `left..<left + width` into `bytes`, rows of `stride` bytes from the area's top left, 0 to
+    /// 255: the coverage a gradient fill is composited through (GradientFill.swift). As with `rasterize`, a pixel's
+    /// value depends on the edges and its position alone.
+    func writeCoverage(of edges: UnsafeBufferPointer<FillEdge>, rows: Range<Int>, left: Int, width: Int,
+                       into bytes: UnsafeMutablePointer<UInt8>, stride: Int) {
+        guard width > 0, !rows.isEmpty else { return }
+        let right = left + width, columns = width + 1, strip = min(rows.count, Self.fillStripRows)
+        let words = (columns + 64 * Self.fillBlock - 1) / (64 * Self.fillBlock)
+        if fillCells.count < columns * strip { fillCells = [Int64](repeating: 0, count: columns * strip) }
+        if fillTouched.count < words * strip { fillTouched = [UInt64](repeating: 0, count: words * strip) }
+        fillTouched.withUnsafeMutableBufferPointer { touched in
+        fillCells.withUnsafeMutableBufferPointer { cells in
+            let cells = cells.baseAddress!, touched = touched.baseAddress!
+            for stripTop in Swift.stride(from: rows.lowerBound, to: rows.upperBound, by: strip) {
+                let stripBottom = min(stripTop + strip, rows.upperBound)
+                Self.accumulate(edges, rows: stripTop..<stripBottom, left: left, right: right, cells: cells, touched: touched)
+                for y in stripTop..<stripBottom {
+                    let line = y - stripTop
+                    var painter = CoverageRow(row: bytes + (y - rows.lowerBound) * stride, width: width)
+                    Self.composite(&painter, cells: cells + line * columns, touched: touched + line * words, columns: columns)
+                }
+            }
+        }
+        }
+    }
+
+    /// Adds the share of every edge on device rows `rows` to the cells of those rows (`right − left + 1` a row, see
+    /// `FillEdge.accumulate`), marking the blocks each touches.
+    @inline(__always)
+    private static func accumulate(_ edges: UnsafeBufferPointer<FillEdge>, rows: Range<Int>, left: Int, right: Int,
+                                   cells: UnsafeMutablePointer<Int64>, touched: UnsafeMutablePointer<UInt64>) {
+        let columns = right - left + 1, words = (columns + 64 * fillBlock - 1) / (64 * fillBlock)
+        for edge in edges where edge.left < Double(right) {
+            let first = max(FillEdge.floor(edge.top), rows.lowerBound), last = min(FillEdge.ceil(edge.bottom), rows.upperBound)
+            guard first < last else { continue }
+            for y in first..<last {
+                let line = y - rows.lowerBound
+                guard let (from, to) = edge.accumulate(row: y, left: left, width: right - left,
+                                                       into: cells + line * columns) else { continue }
+                for block in (from / fillBlock)...(to / fillBlock) {
+                    touched[line * words + block >> 6] |= 1 << UInt64(block & 63)
+                }
+            }
+        }
+    }
+
+    /// Sums one row's cells into coverage for `painter`, run by run; clears the cells and blocks for the next strip.
+    @inline(__always)
+    private static func composite<Painter: SpanPainter>(_ painter: inout Painter, cells: UnsafeMutablePointer<Int64>,
+                                                         touched: UnsafeMutablePointer<UInt64>, columns: Int) {
         // Cell c holds pixel c − 1 of the row (column left + c − 1); cell 0, what lies left of them.
         let blocks = (columns + fillBlock - 1) / fillBlock
         /// The first touched block from `block` on (`blocks` when none is), clearing its bit.
@@ -234,8 +269,45 @@ extension FrameRenderer {
     }
 }
 
+/// What a row's summed cells go to, run by run (`FrameRenderer.composite`).
+private protocol SpanPainter {
+    /// The running sum of the row's cells (fixed point).
+    var sum: Int64 { get set }
+    /// Takes the pixels from `from` up to `to` (indices from the cells' first column; −1 is left of it) at the
+    /// coverage of `sum`.
+    mutating func span(_ from: Int, _ to: Int)
+}
+
+extension SpanPainter {
+    /// The coverage of `sum`, 0...255 (non-zero winding: any number of turns covers once).
+    @inline(__always)
+    var coverage: UInt32 { UInt32(truncatingIfNeeded: (min(abs(sum), FillEdge.unit) &* 255 &+ FillEdge.unit / 2) >> 32) }
+}
+
+/// Writes one row of a coverage as bytes.
+private struct CoverageRow: SpanPainter {
+    let row: UnsafeMutablePointer<UInt8>
+    let width: Int
+    var sum: Int64 = 0
+
+    init(row: UnsafeMutablePointer<UInt8>, width: Int) {
+        (self.row, self.width) = (row, width)
+    }
+
+    @inline(__always)
+    mutating func span(_ from: Int, _ to: Int) {
+        let start = max(from, 0), end = min(to, width)
+        guard end > start else { return }
+        if end - start == 1 {
+            row[start] = UInt8(truncatingIfNeeded: coverage)
+        } else {
+            (row + start).update(repeating: UInt8(truncatingIfNeeded: coverage), count: end - start)
+        }
+    }
+}
+
 /// Paints one row of a solid fill: runs of pixels at the coverage summed so far, within the clip's parts.
-private struct RowPainter {
+private struct RowPainter: SpanPainter {
     let source: UInt32
     let row: UnsafeMutablePointer<UInt32>
     let left: Int
@@ -276,8 +348,7 @@ private struct RowPainter {
     /// Paints `count` pixels from device column `x` at the coverage of `sum`.
     @inline(__always)
     private func paint(_ x: Int, _ count: Int) {
-        // Non-zero winding: any number of turns covers once.
-        let coverage = UInt32(truncatingIfNeeded: (min(abs(sum), FillEdge.unit) &* 255 &+ FillEdge.unit / 2) >> 32)
+        let coverage = self.coverage
         if coverage == 0 { return }
         if coverage == 255 && source >> 24 == 255 {
             // pixman fills long runs with the widest stores the machine has.

@@ -6,13 +6,33 @@ struct FrameComparison {
     var largest = 0
     var beyondTwo = 0
 
-    init(_ actual: RenderedFrame, _ expected: RenderedFrame) {
-        for pixel in stride(from: 0, to: actual.bytes.count, by: 4) {
+    /// `skipping`: pixels left out of the comparison (by index), when given.
+    init(_ actual: RenderedFrame, _ expected: RenderedFrame, skipping: [Bool]? = nil) {
+        for pixel in stride(from: 0, to: actual.bytes.count, by: 4) where skipping?[pixel / 4] != true {
             var worst = 0
             for channel in 0..<4 { worst = max(worst, abs(Int(actual.bytes[pixel + channel]) - Int(expected.bytes[pixel + channel]))) }
             largest = max(largest, worst)
             if worst > 2 { beyondTwo += 1 }
         }
+    }
+
+    /// For each pixel, whether the two frames differ there.
+    static func differingPixels(_ a: RenderedFrame, _ b: RenderedFrame) -> [Bool] {
+        stride(from: 0, to: a.bytes.count, by: 4).map { a.bytes[$0..<$0 + 4] != b.bytes[$0..<$0 + 4] }
+    }
+
+    /// `pixels` (rows of `width`) with every neighbour of a marked pixel marked too.
+    static func grown(_ pixels: [Bool], width: Int) -> [Bool] {
+        let height = pixels.count / width
+        var grown = pixels
+        for y in 0..<height {
+            for x in 0..<width where pixels[y * width + x] {
+                for ny in max(y - 1, 0)...min(y + 1, height - 1) {
+                    for nx in max(x - 1, 0)...min(x + 1, width - 1) { grown[ny * width + nx] = true }
+                }
+            }
+        }
+        return grown
     }
 
     /// Pixels of `frame` that differ from `empty` (the same frame with nothing drawn on its background).

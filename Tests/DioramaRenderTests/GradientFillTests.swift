@@ -77,12 +77,26 @@ import Testing
             let expected = try cairo.render(snapshot, width: width, height: height)
             let empty = try FrameRenderer().render(RenderFixtures.snapshot(width: 300, height: 220, background: Color(red: 0.1, green: 0.15, blue: 0.2), []),
                                                    width: width, height: height)
-            let comparison = FrameComparison(actual, expected)
-            let (largest, far) = (comparison.largest, comparison.beyondTwo)
+            // Our coverage is the exact area (SolidFill.swift), cairo's is sampled on 15 sub-rows: they part only where
+            // the same shapes filled with a solid colour do, ours against cairo's (translucent, so that an edge over
+            // another fill shows).
+            let solid = self.snapshot(.solid(Color(red: 1, green: 1, blue: 1, alpha: 0.6)), placement: placement)
+            let ourSolid = FrameRenderer(), cairoSolid = FrameRenderer()
+            ourSolid.largestScanConvertedFill = .infinity
+            cairoSolid.rasterizesFills = false
+            // Grown by a pixel: along an edge over another fill, a pixel whose coverage differs too little to change
+            // the solid colour's byte can still change a steep gradient's.
+            let edges = FrameComparison.grown(FrameComparison.differingPixels(try ourSolid.render(solid, width: width, height: height),
+                                                                              try cairoSolid.render(solid, width: width, height: height)),
+                                              width: width)
+            let inside = FrameComparison(actual, expected, skipping: edges), onEdges = FrameComparison(actual, expected)
             let drawn = FrameComparison.drawnPixels(expected, over: empty)
             // Both interpolate straight colours and premultiply; ours reads a table whose neighbouring entries
             // differ by up to two levels, pixman interpolates exactly; then both round.
-            #expect(largest <= 3, "\(name), \(placement), \(width)x\(height): largest difference \(largest), \(far) of \(drawn) pixels off by more than 2")
+            #expect(inside.largest <= 3, "\(name), \(placement), \(width)x\(height): largest difference \(inside.largest), \(inside.beyondTwo) of \(drawn) pixels off by more than 2")
+            // On the edges, what cairo's sampling can be off by: an eighth of a pixel's area, 32 levels.
+            #expect(onEdges.largest <= 32, "\(name), \(placement), \(width)x\(height): \(onEdges.largest) on the edges")
+            #expect(edges.filter { $0 }.count < drawn / 4, "\(edges.filter { $0 }.count) edge pixels of \(drawn)")
             // Not vacuous: the fill covers a good part of the frame, and our evaluation drew it.
             #expect(drawn > actual.bytes.count / 4 / 20, "\(drawn) pixels drawn")
             #expect(ours.evaluatedGradientFills == (placement == "faded group" ? 2 : 1) && cairo.evaluatedGradientFills == 0)
@@ -225,7 +239,8 @@ import Testing
         // Not vacuous: the fill is drawn, close to cairo's own gradient.
         let cairo = draw(parts: [PixelRect(x: 0, y: 0, width: width, height: height)], reference: true)
         #expect(stride(from: 3, to: whole.count, by: 4).filter { whole[$0] != 0 }.count > width * height / 5)
-        #expect(zip(whole, cairo).allSatisfy { abs(Int($0) - Int($1)) <= 3 })
+        // Within what cairo's sampled coverage can be off by on the edges (the colours are compared above).
+        #expect(zip(whole, cairo).allSatisfy { abs(Int($0) - Int($1)) <= 32 })
     }
 
     /// A small square moving across the gradient each frame: its damage areas cut through the fill, which (clip-safe)

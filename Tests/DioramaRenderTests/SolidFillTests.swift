@@ -100,6 +100,14 @@ import Testing
                 }
             }
             #expect(worst <= 1, "triangle \(corners): \(worst) levels off")
+            // A gradient fill is composited through the same coverage (GradientFill.swift): opaque, its alpha is the
+            // solid fill's.
+            let renderer = FrameRenderer()
+            let gradient = Paint.linear(stops: [GradientStop(location: 0, color: .white), GradientStop(location: 1, color: RenderFixtures.red)],
+                                        start: .topLeading, end: .bottomTrailing)
+            let shaded = Self.draw(ShapeSnapshot(geometry: .path(PathData(commands: commands)), fill: gradient, stroke: nil), renderer: renderer)
+            #expect(renderer.evaluatedGradientFills == 1)
+            #expect(zip(shaded.bytes, bytes).allSatisfy { $0 >> 24 == $1 >> 24 }, "triangle \(corners): the gradient's coverage")
         }
     }
 
