@@ -22,27 +22,37 @@ extension FrameRenderer {
             // The clip in the surface's pixel coordinates.
             guard let area = PixelRect(x: clip.x + Int(offsetX), y: clip.y + Int(offsetY), width: clip.width, height: clip.height)
                 .intersection(PixelRect(x: 0, y: 0, width: width, height: height)) else { return }
+            let (areaLeft, areaTop) = (Double(area.x), Double(area.y))
+            let (areaRight, areaBottom) = (Double(area.x + area.width), Double(area.y + area.height))
             for particle in system.particles {
                 let opacity = particle.alpha * particle.color.alpha * alpha
                 guard opacity > 0.001, particle.radius > 0, particle.radius.isFinite else { continue }
                 let (x, y) = m.apply(particle.position.x, particle.position.y)
                 guard x.isFinite, y.isFinite else { continue }
                 let (px, py) = (x + offsetX, y + offsetY)
+                // A particle whose sprite cannot reach the area is passed by before its sprite is looked up: a band
+                // or a damage area holds few of a frame's snowflakes. (A sprite reaches 1.3 radii, rounded to a
+                // quarter pixel then up, and 3 pixels from the particle's pixel: within 1.3 radii and 5 pixels of it.)
+                let reach = particle.radius * m.xx * 1.3 + 5
+                guard px + reach > areaLeft, px - reach < areaRight, py + reach > areaTop, py - reach < areaBottom else { continue }
                 let cellX = px.rounded(.down), cellY = py.rounded(.down)
                 let key = ParticleSpriteCache.Key(shape: system.shape, deviceRadius: particle.radius * m.xx,
                                                   rotation: particle.rotation, fractionX: px - cellX, fractionY: py - cellY)
                 let sprite = sprites.sprite(for: key)
-                blend(sprite, at: Int(cellX) - sprite.half, Int(cellY) - sprite.half, color: particle.color.hueRotated(by: paintHue),
-                      opacity: opacity,
-                      mode: system.blendMode, into: pixels, rowPixels: rowPixels, area: area)
+                sprites.withCoverage(of: sprite) { coverage in
+                    blend(coverage, size: sprite.size, at: Int(cellX) - sprite.half, Int(cellY) - sprite.half,
+                          color: particle.color.hueRotated(by: paintHue), opacity: opacity,
+                          mode: system.blendMode, into: pixels, rowPixels: rowPixels, area: area)
+                }
             }
         }
     }
 
-    private func blend(_ sprite: ParticleSprite, at left: Int, _ top: Int, color: Color, opacity: Double, mode: BlendMode,
-                       into pixels: UnsafeMutablePointer<UInt32>, rowPixels: Int, area: PixelRect) {
-        let x0 = max(left, area.x), x1 = min(left + sprite.size, area.x + area.width)
-        let y0 = max(top, area.y), y1 = min(top + sprite.size, area.y + area.height)
+    /// Blends a sprite's coverage (`size` × `size`) with its top left at (`left`, `top`).
+    private func blend(_ coverage: UnsafeBufferPointer<UInt8>, size: Int, at left: Int, _ top: Int, color: Color, opacity: Double,
+                       mode: BlendMode, into pixels: UnsafeMutablePointer<UInt32>, rowPixels: Int, area: PixelRect) {
+        let x0 = max(left, area.x), x1 = min(left + size, area.x + area.width)
+        let y0 = max(top, area.y), y1 = min(top + size, area.y + area.height)
         guard x0 < x1, y0 < y1 else { return }
         let strength = UInt32((min(opacity, 1) * 255).rounded())
         let red = UInt32((min(max(color.red, 0), 1) * 255).rounded())
@@ -52,24 +62,22 @@ extension FrameRenderer {
         if mode == .normal {
             // OVER, two channels at a time (SolidFill.swift's `multiply`): pixel = colour × a + pixel × (1 − a).
             let opaque = 0xFF00_0000 | red << 16 | green << 8 | blue
-            sprite.coverage.withUnsafeBufferPointer { coverage in
-                for y in y0..<y1 {
-                    let row = pixels + y * rowPixels
-                    let spriteRow = (y - top) * sprite.size - left
-                    for x in x0..<x1 {
-                        let c = UInt32(coverage[spriteRow + x])
-                        guard c > 0 else { continue }
-                        let a = times(c, strength), keep = 255 - a
-                        row[x] = Self.multiply(opaque, by: a) &+ Self.multiply(row[x], by: keep)
-                    }
+            for y in y0..<y1 {
+                let row = pixels + y * rowPixels
+                let spriteRow = (y - top) * size - left
+                for x in x0..<x1 {
+                    let c = UInt32(coverage[spriteRow + x])
+                    guard c > 0 else { continue }
+                    let a = times(c, strength), keep = 255 - a
+                    row[x] = Self.multiply(opaque, by: a) &+ Self.multiply(row[x], by: keep)
                 }
             }
             return
         }
-        sprite.coverage.withUnsafeBufferPointer { coverage in
+        do {
             for y in y0..<y1 {
                 let row = pixels + y * rowPixels
-                let spriteRow = (y - top) * sprite.size - left
+                let spriteRow = (y - top) * size - left
                 for x in x0..<x1 {
                     let c = UInt32(coverage[spriteRow + x])
                     guard c > 0 else { continue }
@@ -159,14 +167,16 @@ func paintParticleShape(_ shape: ParticleShape, radius r: Double, pixel: Double,
 }
 
 /// A particle's coverage (0...255) on a square of whole pixels; its centre is `half` pixels (plus the
-/// sub-pixel fraction it was drawn for) from the top-left.
+/// sub-pixel fraction it was drawn for) from the top-left. The bytes are the cache's, from `start`.
 struct ParticleSprite {
     let size: Int
     let half: Int
-    let coverage: [UInt8]
+    let start: Int
 }
 
 /// Coverage sprites per shape, radius (quarter pixels), rotation step and sub-pixel position (quarter pixels).
+/// Looked up for every particle of every frame: keys are packed into a whole number and found in a table of their
+/// own (a dictionary hashed the five fields for every snowflake), and the sprites' bytes share one array.
 final class ParticleSpriteCache {
     struct Key: Hashable {
         var shape: ParticleShape
@@ -202,19 +212,70 @@ final class ParticleSpriteCache {
             case .drop: Double(rotationStep) * 10
             }
         }
+
+        /// The key in 24 bits: radius (at most 1024 quarters) 11, rotation step (under 36) 6, shape 3, quarters 2 each.
+        var packed: UInt64 {
+            let shapeIndex: UInt64 = switch shape {
+            case .circle: 0
+            case .snowflake: 1
+            case .drop: 2
+            case .square: 3
+            }
+            return UInt64(radiusQuarters) << 13 | UInt64(rotationStep) << 7 | shapeIndex << 4 | UInt64(quarterX) << 2 | UInt64(quarterY)
+        }
     }
 
-    private var sprites: [Key: ParticleSprite] = [:]
+    /// Open addressing: each slot is empty (0) or (packed key + 1) << 32 | the sprite's index.
+    private var slots = [UInt64](repeating: 0, count: 1024)
+    private var sprites: [ParticleSprite] = []
+    private var bytes: [UInt8] = []
+    /// Sprites made, for tests.
+    private(set) var made = 0
 
     func sprite(for key: Key) -> ParticleSprite {
-        if let sprite = sprites[key] { return sprite }
-        if sprites.count > 20_000 { sprites.removeAll() }
-        let sprite = Self.make(key)
-        sprites[key] = sprite
+        let packed = key.packed, tag = (packed + 1) << 32
+        let mask = slots.count - 1
+        // Fibonacci hashing: the top bits of the key times 2^64 / φ.
+        var slot = Int(truncatingIfNeeded: (packed &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+        while slots[slot] != 0 {
+            if slots[slot] & 0xFFFF_FFFF_0000_0000 == tag { return sprites[Int(slots[slot] & 0xFFFF_FFFF)] }
+            slot = (slot + 1) & mask
+        }
+        if sprites.count >= 20_000 {
+            sprites.removeAll(keepingCapacity: true)
+            bytes.removeAll(keepingCapacity: true)
+            slots = [UInt64](repeating: 0, count: slots.count)
+            return sprite(for: key)
+        }
+        let sprite = Self.make(key, into: &bytes)
+        made += 1
+        slots[slot] = tag | UInt64(sprites.count)
+        sprites.append(sprite)
+        // At most half full, so that a probe ends soon.
+        if sprites.count * 2 > slots.count { rehash(to: slots.count * 2) }
         return sprite
     }
 
-    private static func make(_ key: Key) -> ParticleSprite {
+    /// Calls `body` with the sprite's coverage bytes.
+    @inline(__always)
+    func withCoverage<R>(of sprite: ParticleSprite, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+        bytes.withUnsafeBufferPointer { all in
+            body(UnsafeBufferPointer(rebasing: all[sprite.start..<(sprite.start + sprite.size * sprite.size)]))
+        }
+    }
+
+    private func rehash(to count: Int) {
+        var table = [UInt64](repeating: 0, count: count)
+        for slot in slots where slot != 0 {
+            let packed = (slot >> 32) - 1
+            var index = Int(truncatingIfNeeded: (packed &* 0x9E37_79B9_7F4A_7C15) >> 40) & (count - 1)
+            while table[index] != 0 { index = (index + 1) & (count - 1) }
+            table[index] = slot
+        }
+        slots = table
+    }
+
+    private static func make(_ key: Key, into storage: inout [UInt8]) -> ParticleSprite {
         let half = Int((key.radius * 1.3).rounded(.up)) + 2
         let size = 2 * half + 1
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(size)))
@@ -231,8 +292,8 @@ final class ParticleSpriteCache {
             cairo_surface_finish(surface)
             cairo_surface_destroy(surface)
         }
-        var coverage = [UInt8](repeating: 0, count: size * size)
-        for y in 0..<size { for x in 0..<size { coverage[y * size + x] = bytes[y * stride + x] } }
-        return ParticleSprite(size: size, half: half, coverage: coverage)
+        let start = storage.count
+        for y in 0..<size { storage.append(contentsOf: bytes[(y * stride)..<(y * stride + size)]) }
+        return ParticleSprite(size: size, half: half, start: start)
     }
 }

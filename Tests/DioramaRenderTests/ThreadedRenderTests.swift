@@ -78,6 +78,9 @@ import Testing
             // A quick shadow's silhouette made in parts of its grid: glyphs at half pixels land on the same cells.
             ("shadowed text", [{ var node = text; node.shadow = Shadow(color: .black, radius: 7, x: 0.5, y: 1.5); return node }()]),
             ("particles", [RenderFixtures.particles(count: 300, width: 100, height: 100)]),
+            // Each piece passes by the particles that cannot reach it (ParticleDrawing.swift): arms reach further than
+            // circles.
+            ("snowflakes", [RenderFixtures.particles(count: 200, width: 100, height: 100, shape: .snowflake, radius: 4)]),
             ("blur between nodes drawn in pieces", [RenderFixtures.rect(Rect(x: 0, y: 0, width: 100, height: 50)),
                                                     RenderFixtures.rect(across, fill: .solid(.white), blur: 5), text,
                                                     RenderFixtures.rect(across, fill: gradient, opacity: 0.5)]),
