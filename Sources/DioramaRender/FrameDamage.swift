@@ -144,8 +144,8 @@ extension FrameRenderer {
     func isClipSafe(_ node: NodeSnapshot, parent: cairo_matrix_t, clipped: Bool = false) -> Bool {
         guard node.opacity > 0, node.transform.isDrawable else { return true }
         // A layer inside an ancestor's clip shape is painted through that shape by cairo.
-        let effects = drawnEffects(of: node)
-        if clipped, effects.needsLayer, !canDrawWithoutLayer(effects) { return false }
+        let painting = painting(of: node)
+        if clipped, painting != .straight { return false }
         let clipped = clipped || node.clipShape != nil
         if node.blur > 0 || node.mask.map({ !$0.isSolid }) == true { return false }
         if node.hueRotation != 0, node.content.containsImage { return false }
@@ -154,7 +154,7 @@ extension FrameRenderer {
         if let shadow = node.shadow, shadow.color.alpha > 0 {
             // A quick shadow beneath the content is made over its whole box (ShadowDrawing.swift) and composited
             // through a whole-pixel clip, pixel by pixel; through a clip shape, or in a layer, it depends on the clip.
-            guard !clipped, hasOnlyShadow(effects),
+            guard !clipped, painting == .shadowBeneath,
                   let place = shadowPlace(of: node, ctm: matrix), Self.anchorsShadow(place.box) else { return false }
         }
         switch node.content {

@@ -56,8 +56,11 @@ extension FrameRenderer {
         guard node.opacity > 0, node.transform.isDrawable else { return true }
         var nodeMatrix = node.transform.cairoMatrix, parent = parent, matrix = cairo_matrix_t()
         cairo_matrix_multiply(&matrix, &nodeMatrix, &parent)
-        let effects = drawnEffects(of: node)
-        if effects.needsLayer, !canDrawWithoutLayer(effects) { return !hasOnlyShadow(effects) }
+        switch painting(of: node) {
+        case .layer: return true
+        case .shadowBeneath: return false
+        case .straight: break
+        }
         switch node.content {
         case .group(let children):
             return children.filter { $0.opacity > 0 && $0.transform.isDrawable }.count <= 1

@@ -20,34 +20,46 @@ extension FrameRenderer {
         // Hue rotation is linear in premultiplied colour and leaves alpha alone, so rotating every paint
         // of the subtree equals rotating its layer (up to clamping), with no layer. Images need the layer.
         let outerHue = paintHue
-        let effects = drawnEffects(of: node)
-        if effects.hueRotation != node.hueRotation { paintHue += node.hueRotation }
-        if effects.needsLayer, !canDrawWithoutLayer(effects) {
-            if hasOnlyShadow(effects) {
-                drawShadowBeneath(effects, shadowHue: outerHue, in: cr)
-                drawClippedContent(effects, alpha: 1, in: cr)
-            } else {
-                drawLayer(effects, shadowHue: outerHue, in: cr)
-            }
-        } else {
-            drawClippedContent(effects, alpha: min(node.opacity, 1), in: cr)
+        let hue = layerHue(of: node)
+        if hue != node.hueRotation { paintHue += node.hueRotation }
+        switch painting(of: node) {
+        case .straight:
+            drawClippedContent(node, alpha: min(node.opacity, 1), in: cr)
+        case .shadowBeneath:
+            drawShadowBeneath(node, shadowHue: outerHue, in: cr)
+            drawClippedContent(node, alpha: 1, in: cr)
+        case .layer:
+            var effects = node
+            effects.hueRotation = hue
+            drawLayer(effects, shadowHue: outerHue, in: cr)
         }
         paintHue = outerHue
         cairo_restore(cr)
     }
 
-    /// The node's effects as `draw` applies them: a hue rotation of content without images goes into its paints
-    /// (see `draw`), not a layer.
-    func drawnEffects(of node: NodeSnapshot) -> NodeSnapshot {
-        var effects = node
-        if node.hueRotation != 0, !node.content.containsImage { effects.hueRotation = 0 }
-        return effects
+    /// How `draw` paints a node: its content straight (its opacity as alpha), with a quick shadow beneath, or through
+    /// a layer that takes its effects. Asked of every node drawn and measured, without copying it.
+    enum NodePainting {
+        case straight, shadowBeneath, layer
+    }
+
+    func painting(of node: NodeSnapshot) -> NodePainting {
+        let hue = layerHue(of: node)
+        guard node.opacity < 1 || hue != 0 || node.blur > 0 || node.shadow != nil || node.mask != nil,
+              !canDrawWithoutLayer(node, hue: hue) else { return .straight }
+        return hasOnlyShadow(node, hue: hue) ? .shadowBeneath : .layer
+    }
+
+    /// The hue rotation a layer of the node applies: none when the node has no images, whose paints take it instead
+    /// (see `draw`).
+    func layerHue(of node: NodeSnapshot) -> Double {
+        node.hueRotation != 0 && !node.content.containsImage ? 0 : node.hueRotation
     }
 
     /// Opacity alone on a leaf that paints once (a fill or a stroke, text, an image) looks the same
-    /// drawn with alpha as through a layer, and costs far less.
-    func canDrawWithoutLayer(_ node: NodeSnapshot) -> Bool {
-        guard node.hueRotation == 0, node.blur <= 0, node.shadow == nil, node.mask == nil else { return false }
+    /// drawn with alpha as through a layer, and costs far less. `hue`: the layer's hue rotation (`layerHue`).
+    func canDrawWithoutLayer(_ node: NodeSnapshot, hue: Double) -> Bool {
+        guard hue == 0, node.blur <= 0, node.shadow == nil, node.mask == nil else { return false }
         switch node.content {
         case .shape(let shape): return shape.fill == nil || shape.stroke == nil
         case .text, .image, .lottie: return true

@@ -11,8 +11,8 @@ import Foundation
 extension FrameRenderer {
     /// True when the shadow can be drawn beneath the node directly: no opacity, hue, blur or mask to apply
     /// to content and shadow together.
-    func hasOnlyShadow(_ node: NodeSnapshot) -> Bool {
-        node.shadow != nil && node.opacity >= 1 && node.hueRotation == 0 && node.blur <= 0 && node.mask == nil
+    func hasOnlyShadow(_ node: NodeSnapshot, hue: Double) -> Bool {
+        node.shadow != nil && node.opacity >= 1 && hue == 0 && node.blur <= 0 && node.mask == nil
     }
 
     /// Paints the node's shadow under where its content will go (the caller then draws the content).

@@ -247,6 +247,33 @@ extension DamageRenderTests {
         #expect(damaged * 3 > frames, "\(damaged) of \(frames) frames drawn in areas")
     }
 
+    /// Frames that change everywhere are drawn whole without working out damage but every eighth, which looks again:
+    /// once only a square moves, damage areas come back at the next look, and every frame is the frame drawn whole.
+    @Test func framesThatChangeEverywhereAreDrawnWholeAndLookedAtAgainEveryEighth() throws {
+        func frame(_ k: Int) -> Snapshot {
+            // The sky changes colour every frame up to frame 12, then holds still.
+            let shade = k < 12 ? Double(k % 10) / 10 : 0.5
+            return RenderFixtures.snapshot(width: 640, height: 360, background: Color(red: 0.6, green: 0.8, blue: 0.9), [
+                RenderFixtures.rect(Rect(x: 0, y: 0, width: 640, height: 360), fill: .solid(Color(red: shade, green: 0.3, blue: 0.4))),
+                RenderFixtures.rect(Rect(x: 10 + Double(k) * 3, y: 20, width: 30, height: 30), fill: .solid(RenderFixtures.red)),
+            ])
+        }
+        let count = 640 * 360 * 4
+        let pixels = UnsafeMutableRawPointer.allocate(byteCount: count, alignment: 16)
+        defer { pixels.deallocate() }
+        let renderer = FrameRenderer()
+        var damaged: [Int] = []
+        for k in 0..<30 {
+            try renderer.render(frame(k), into: pixels, width: 640, height: 360, stride: 640 * 4, holdsLastFrame: true)
+            if renderer.lastDamage != nil { damaged.append(k) }
+            if k == 11 { #expect(renderer.wholeFrames == 11, "frames 1 to 11 drawn whole for their changes") }
+            let whole = try FrameRenderer().render(frame(k), width: 640, height: 360).bytes
+            #expect(Array(UnsafeRawBufferPointer(start: pixels, count: count)) == whole, "frame \(k)")
+        }
+        // Looks at frames 1, 9 and 17: the sky stops at 12, and 17 is the first look since.
+        #expect(damaged == Array(17..<30), "\(damaged)")
+    }
+
     /// A pixel outside the changed areas keeps what the caller's buffer has there only when the caller vouches for
     /// the buffer and it is the last frame's; otherwise the whole frame is written (from the renderer's own copy of
     /// the last frame with the areas drawn again, when the caller does not vouch).
