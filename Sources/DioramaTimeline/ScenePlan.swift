@@ -13,7 +13,11 @@ struct ScenePlan: Sendable {
     }
 }
 
-struct NodePlan: Sendable {
+// A class, not a struct: evaluation reads every node's plan every frame, and copying a plan (its style, channels and
+// two snapshots) retained a dozen references; a plan is shared instead.
+// @unchecked Sendable: `constantSnapshot` and `movingSnapshot` are set in `init` and never again; everything else is
+// `let`. A plan is immutable once made.
+final class NodePlan: @unchecked Sendable {
     enum Content: Sendable {
         case group([NodePlan])
         case rect(Rect)
