@@ -140,6 +140,9 @@ public final class FrameRenderer {
 
     /// True while this renderer draws the only part of a frame: its helpers are free to draw siblings in layers.
     var helpersIdle = false
+    /// What each band of the last frame drawn whole on the threads took (ms), by run of bands and band: the next
+    /// frame's bands are handed out costliest first (see `drawWholeOnThreads`).
+    var bandCosts: [[Double]] = []
     /// Frame-sized layers for siblings drawn on the threads (FrameRenderer+Layers.swift), kept between frames.
     var siblingLayers: [OpaquePointer] = []
     /// Runs of siblings drawn in layers so far, for tests.

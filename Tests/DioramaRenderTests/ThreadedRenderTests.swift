@@ -103,6 +103,30 @@ import Testing
         }
     }
 
+    /// Frames drawn whole on the threads hand their bands out costliest first, by what each band took in the last
+    /// frame, each run of bands between clip-dependent nodes by itself: what each took is kept, and the frames are
+    /// the single-threaded renderer's whatever the order.
+    @Test func bandsAreHandedOutByWhatTheyTookInTheLastFrame() throws {
+        // A sky changing colour (every frame drawn whole) and squares moving, then a blurred square (drawn whole by
+        // one thread), then more squares: two runs of bands.
+        func frame(_ k: Int) -> Snapshot {
+            let sky = RenderFixtures.rect(Rect(x: 0, y: 0, width: 100, height: 100), fill: .solid(Color(red: Double(k) / 8, green: 0.2, blue: 0.3)))
+            let squares = (0..<60).map { index in
+                RenderFixtures.rect(Rect(x: Double(index % 10) * 10 + Double(k), y: Double(index / 10) * 16 + Double(k), width: 4, height: 4))
+            }
+            let blurred = RenderFixtures.rect(Rect(x: 30, y: 30, width: 30, height: 30), fill: .solid(.white), blur: 4)
+            return RenderFixtures.snapshot(width: 100, height: 100, background: Color(red: 0.1, green: 0.2, blue: 0.3),
+                                           [sky] + Array(squares[..<30]) + [blurred] + Array(squares[30...]))
+        }
+        let threaded = FrameRenderer(threads: 2), single = FrameRenderer()
+        for k in 0..<4 {
+            #expect(try threaded.render(frame(k), width: 400, height: 300) == single.render(frame(k), width: 400, height: 300), "frame \(k)")
+            #expect(threaded.lastDamage == nil, "frame \(k) drawn whole")
+        }
+        #expect(threaded.bandCosts.count == 2, "\(threaded.bandCosts)")
+        #expect(threaded.bandCosts.allSatisfy { $0.count == 4 && $0.allSatisfy { $0 > 0 } }, "\(threaded.bandCosts)")
+    }
+
     @Test func piecesCoverTheAreaWithoutOverlapping() {
         let area = PixelRect(x: 3, y: 7, width: 50, height: 101)
         let pieces = FrameRenderer.pieces(of: area, count: 4)
