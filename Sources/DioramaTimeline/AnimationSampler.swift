@@ -24,11 +24,22 @@ public struct AnimationSampler: Sendable {
 }
 
 /// The values of a from/to animation or a keyframe track, addressed by the fraction 0...1 of the track.
-struct ValueTrack: Sendable {
+/// A class, and its keyframes another: every animated node samples its tracks every frame, and copying a track (a
+/// sampler held in an array is copied to be asked) retained each of its arrays.
+final class ValueTrack: Sendable {
     private enum Form: Sendable {
         case basic(from: AnimationValue, to: AnimationValue, curve: PreparedCurve, duration: Double)
-        /// Times in seconds from the start of the track; `curves[i]` and `holds[i]` belong to the segment arriving at keyframe i.
-        case keyframes(times: [Double], values: [AnimationValue], curves: [PreparedCurve], holds: [Bool])
+        case keyframes(Keyframes)
+    }
+
+    /// Times in seconds from the start of the track; `curves[i]` and `holds[i]` belong to the segment arriving at
+    /// keyframe i.
+    private final class Keyframes: Sendable {
+        let times: [Double], values: [AnimationValue], curves: [PreparedCurve], holds: [Bool]
+
+        init(times: [Double], values: [AnimationValue], curves: [PreparedCurve], holds: [Bool]) {
+            (self.times, self.values, self.curves, self.holds) = (times, values, curves, holds)
+        }
     }
 
     private let form: Form
@@ -41,8 +52,8 @@ struct ValueTrack: Sendable {
             form = .basic(from: from, to: to, curve: PreparedCurve(curve), duration: length)
         case .keyframes(let keyframes):
             length = keyframes.last?.time.doubleValue ?? 0
-            form = .keyframes(times: keyframes.map(\.time.doubleValue), values: keyframes.map(\.value),
-                              curves: keyframes.map { PreparedCurve($0.curve) }, holds: keyframes.map(\.hold))
+            form = .keyframes(Keyframes(times: keyframes.map(\.time.doubleValue), values: keyframes.map(\.value),
+                                        curves: keyframes.map { PreparedCurve($0.curve) }, holds: keyframes.map(\.hold)))
         }
     }
 
@@ -52,7 +63,8 @@ struct ValueTrack: Sendable {
             if fraction <= 0 { return from }
             if fraction >= 1 { return to }
             return .interpolate(from, to, progress: curve.progress(at: fraction, duration: duration))
-        case .keyframes(let times, let values, let curves, let holds):
+        case .keyframes(let keyframes):
+            let (times, values, curves, holds) = (keyframes.times, keyframes.values, keyframes.curves, keyframes.holds)
             guard let first = values.first else { return .number(0) }
             var time = fraction * length
             // Snap onto a keyframe within a nanosecond-scale tolerance, so a hold jumps exactly on its frame.
