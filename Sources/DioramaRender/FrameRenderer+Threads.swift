@@ -74,8 +74,7 @@ extension FrameRenderer {
         /// Draws the nodes from `start` to `end` (clip-safe) in bands, with the prefix when not copied yet.
         func drawBands(to end: Int) throws {
             guard start < end || !copied else { return }
-            let last = runs.count < bandCosts.count && bandCosts[runs.count].count == bands.count ? bandCosts[runs.count] : nil
-            let order = last.map { last in bands.indices.sorted { last[$0] > last[$1] } } ?? Array(bands.indices)
+            let order = Self.handOutOrder(bands: bands.count, lastCosts: runs.count < bandCosts.count ? bandCosts[runs.count] : nil)
             let costs = PartCosts(count: bands.count)
             defer { runs.append(costs.values) }
             let parts = order.map { index in
@@ -96,6 +95,13 @@ extension FrameRenderer {
             start = index + 1
         }
         try drawBands(to: snapshot.nodes.count)
+    }
+
+    /// The order `bands` bands are handed out in: costliest first by `lastCosts` (what each took in the last frame),
+    /// top to bottom when there is none for as many bands. Equal costs keep their order.
+    static func handOutOrder(bands: Int, lastCosts: [Double]?) -> [Int] {
+        guard let costs = lastCosts, costs.count == bands else { return Array(0..<bands) }
+        return (0..<bands).sorted { costs[$0] > costs[$1] || costs[$0] == costs[$1] && $0 < $1 }
     }
 
     /// The nodes at `indices` whose footprints reach into `piece`, in order: a piece need not set up the nodes that

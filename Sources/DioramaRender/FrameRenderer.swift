@@ -229,8 +229,10 @@ public final class FrameRenderer {
             try drawChanges(snapshot, key: key, prefix: prefix, into: pixels, stride: stride, targetIsCurrent: targetIsCurrent,
                             holdsLastFrame: holdsLastFrame)
         } catch {
-            // Half drawn: the next frame starts afresh.
+            // Half drawn: the next frame starts afresh. Its footprints belong to no frame kept as the last one
+            // (`previousFrame` is the frame before), so none is reused.
             lastFrameIsCurrent = false
+            lastFootprints = []
             throw error
         }
         lastTarget = target

@@ -15,8 +15,8 @@ import Foundation
 // threads and damage areas like a solid one. (cairo filling with the gradient's pixels as an image source does not
 // give that: it cuts the outline against the clip and the source's box, and pixels at a band's edge came out a few
 // levels apart.) The coverage is scan-converted from the fill's edges by our own code (SolidFill.swift's exact
-// areas); inside clip shapes, cairo fills it onto the strip through the shapes, and solid fills and strokes there go
-// the same way (`paintThroughCoverage`).
+// areas); cairo fills it onto the strip inside clip shapes (through the shapes: solid fills and strokes there go the
+// same way, `paintThroughCoverage`) and for trimmed outlines and points out of reach.
 
 extension FrameRenderer {
     /// Rows of a gradient fill's coverage and colours made and composited at a time.
@@ -50,14 +50,21 @@ extension FrameRenderer {
         }
     }
 
-    /// Fills `geometry` (in the context's user space) with a linear or radial gradient, as `fillGradient(_:bounds:)`
-    /// does, through a coverage our own scan conversion makes (SolidFill.swift's exact areas) rather than cairo's: a
-    /// petal's fill onto an 8-bit strip cost cairo about as much as evaluating its colours. Only outside clip shapes,
-    /// within a clip of whole-pixel rectangles, with points within reach; false, with nothing drawn, otherwise (the
-    /// caller then fills the context's path as before). The context's path is left alone.
+    /// Fills `geometry` (in the context's user space) with a linear or radial gradient, as
+    /// `fillGradient(_:bounds:alpha:in:path:)` does, through a coverage our own scan conversion makes (SolidFill.swift's
+    /// exact areas) rather than cairo's: a petal's fill onto an 8-bit strip cost cairo about as much as evaluating its
+    /// colours. Only outside clip shapes, within a clip of whole-pixel rectangles, with points within reach; false,
+    /// with nothing drawn, otherwise (the caller then fills the context's path through the other). The context's path
+    /// is left alone.
     func fillGradient(_ paint: Paint, geometry: Geometry, bounds: Rect, alpha: Double, in cr: OpaquePointer) -> Bool {
+        // Solid fills that `fillSolid` left to cairo come here too (the ocean's waves): turned away before anything
+        // is read from the context.
+        switch paint {
+        case .linear, .radial: break
+        case .solid, .angular: return false
+        }
         guard evaluatesGradients, clipShapes.isEmpty, cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING,
-              let (_, _, ctm) = ownPaintTarget(cr), wholePixelClip(cr) != nil else { return false }
+              let (_, _, ctm) = ownPaintTarget(cr) else { return false }
         var inverse = ctm
         guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS,
               let gradient = GradientGeometry(paint, bounds: bounds, userToDevice: ctm) else { return false }
@@ -68,10 +75,10 @@ extension FrameRenderer {
         guard outline.add(geometry) else { return false }
         guard !outline.edges.isEmpty else { return true }
         let box = BoundingBox(minX: outline.minX, minY: outline.minY, maxX: outline.maxX, maxY: outline.maxY)
-        return paintThroughCoverage(.gradient(gradient, inverse), alpha: alpha, box: box, in: cr, outline: outline) { pen, place in
-            place(ctm)
-            addPath(geometry, to: pen)
-            cairo_fill(pen)
+        // Outside clip shapes the coverage comes from the outline; a clip that is not whole pixels returns false
+        // before anything is drawn (this is not the context's path).
+        return paintThroughCoverage(.gradient(gradient, inverse), alpha: alpha, box: box, in: cr, outline: outline) { _, _ in
+            preconditionFailure("a pen is only made inside clip shapes")
         }
     }
 

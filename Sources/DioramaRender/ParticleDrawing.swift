@@ -231,6 +231,13 @@ final class ParticleSpriteCache {
     private var bytes: [UInt8] = []
     /// Sprites made, for tests.
     private(set) var made = 0
+    /// The most sprites, and the most bytes of them, kept: past either, the cache starts again (a sprite of a large
+    /// particle at 4K is hundreds of kilobytes).
+    let capacity: (sprites: Int, bytes: Int)
+
+    init(capacity: (sprites: Int, bytes: Int) = (20_000, 64 << 20)) {
+        self.capacity = capacity
+    }
 
     func sprite(for key: Key) -> ParticleSprite {
         let packed = key.packed, tag = (packed + 1) << 32
@@ -241,10 +248,11 @@ final class ParticleSpriteCache {
             if slots[slot] & 0xFFFF_FFFF_0000_0000 == tag { return sprites[Int(slots[slot] & 0xFFFF_FFFF)] }
             slot = (slot + 1) & mask
         }
-        if sprites.count >= 20_000 {
-            sprites.removeAll(keepingCapacity: true)
-            bytes.removeAll(keepingCapacity: true)
-            slots = [UInt64](repeating: 0, count: slots.count)
+        if sprites.count >= capacity.sprites || bytes.count >= capacity.bytes {
+            // Storage given back too: what a burst of large particles took is not held for good.
+            sprites = []
+            bytes = []
+            slots = [UInt64](repeating: 0, count: 1024)
             return sprite(for: key)
         }
         let sprite = Self.make(key, into: &bytes)

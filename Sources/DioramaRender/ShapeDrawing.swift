@@ -17,7 +17,7 @@ extension FrameRenderer {
         } == true
         let stroked = (shape.stroke?.width ?? 0) > 0
         // The stroke goes on after the fill: by our own code straight away when nothing is left to fill (with no
-        // path for cairo to build), otherwise once cairo has filled.
+        // path for cairo to build), otherwise once cairo or the gradient has filled.
         let strokeNow = shape.fill == nil || filled
         if strokeNow && (!stroked || !trimmed && strokeSolid(shape.stroke!, geometry: shape.geometry, alpha: alpha, in: cr)) { return }
         cairo_new_path(cr)

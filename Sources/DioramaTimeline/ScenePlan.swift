@@ -9,15 +9,13 @@ struct ScenePlan: Sendable {
     init(scene: Scene, canvas: Canvas) {
         background = scene.background ?? canvas.background
         // Relative starts resolved once, the same way the cue schedule resolves them.
-        nodes = NodePlan.sorted(scene.resolvingStarts().nodes.map(NodePlan.init))
+        nodes = NodePlan.sorted(scene.resolvingStarts().nodes.map { NodePlan($0) })
     }
 }
 
 // A class, not a struct: evaluation reads every node's plan every frame, and copying a plan (its style, channels and
-// two snapshots) retained a dozen references; a plan is shared instead.
-// @unchecked Sendable: `constantSnapshot` and `movingSnapshot` are set in `init` and never again; everything else is
-// `let`. A plan is immutable once made.
-final class NodePlan: @unchecked Sendable {
+// two snapshots) retained a dozen references; a plan is shared, and immutable once made.
+final class NodePlan: Sendable {
     enum Content: Sendable {
         case group([NodePlan])
         case rect(Rect)
@@ -43,19 +41,45 @@ final class NodePlan: @unchecked Sendable {
     let channels: [PropertyChannel]
     /// The node's snapshot when nothing in its subtree depends on time or language (no animation, emitter or
     /// text): evaluated once here, then copied. Scenery of hundreds of static shapes costs next to nothing.
-    private(set) var constantSnapshot: NodeSnapshot?
+    let constantSnapshot: NodeSnapshot?
     /// For a leaf whose animations only move, turn, scale or fade it (the falling circles of a rain): its snapshot
     /// with the static style, clamped as evaluation clamps it, whose transform and opacity are all an evaluation
     /// replaces. Copying it costs a fraction of building the node again from its style.
-    private(set) var movingSnapshot: NodeSnapshot?
+    let movingSnapshot: NodeSnapshot?
 
-    init(_ node: Node) {
+    private init(id: String?, style: NodeStyle, zIndex: Double, content: Content, anchorFrame: Rect, visibleFrame: Rect,
+                 channels: [PropertyChannel], constantSnapshot: NodeSnapshot?, movingSnapshot: NodeSnapshot?) {
+        (self.id, self.style, self.zIndex, self.content) = (id, style, zIndex, content)
+        (self.anchorFrame, self.visibleFrame, self.channels) = (anchorFrame, visibleFrame, channels)
+        (self.constantSnapshot, self.movingSnapshot) = (constantSnapshot, movingSnapshot)
+    }
+
+    /// The plan of `node`: its parts, then its snapshots, evaluated from a draft of the plan without them.
+    convenience init(_ node: Node) {
+        let draft = NodePlan(draft: node)
+        var constant: NodeSnapshot?, moving: NodeSnapshot?
+        if draft.isConstant {
+            constant = EvaluationContext(time: 0, language: "", fallback: "", includeParticles: false).evaluate(draft)
+        } else if draft.isMovingLeaf {
+            var still = draft.style
+            EvaluationContext.clamp(&still)
+            moving = EvaluationContext(time: 0, language: "", fallback: "", includeParticles: false)
+                .snapshot(of: draft, style: still, text: nil)
+        }
+        self.init(id: draft.id, style: draft.style, zIndex: draft.zIndex, content: draft.content, anchorFrame: draft.anchorFrame,
+                  visibleFrame: draft.visibleFrame, channels: draft.channels, constantSnapshot: constant, movingSnapshot: moving)
+    }
+
+    /// The plan without its snapshots. (Called by label: `NodePlan.init` as a function would be ambiguous.)
+    private init(draft node: Node) {
+        constantSnapshot = nil
+        movingSnapshot = nil
         id = node.id
         zIndex = node.zIndex
         var childFrames: [Rect] = []
         switch node.content {
         case .group(let group):
-            let children = group.children.map(NodePlan.init)
+            let children = group.children.map { NodePlan($0) }
             childFrames = children.map(\.visibleFrame)
             content = .group(NodePlan.sorted(children))
         case .rect(let shape): content = .rect(shape.rect)
@@ -83,14 +107,6 @@ final class NodePlan: @unchecked Sendable {
         channels = AnimatableProperty.allCases.compactMap { property in
             let samplers = node.animations.filter { $0.property == property }.map(AnimationSampler.init)
             return samplers.isEmpty ? nil : PropertyChannel(property: property, samplers: samplers)
-        }
-        if isConstant {
-            constantSnapshot = EvaluationContext(time: 0, language: "", fallback: "", includeParticles: false).evaluate(self)
-        } else if isMovingLeaf {
-            var still = style
-            EvaluationContext.clamp(&still)
-            movingSnapshot = EvaluationContext(time: 0, language: "", fallback: "", includeParticles: false)
-                .snapshot(of: self, style: still, text: nil)
         }
     }
 

@@ -144,6 +144,24 @@ import Testing
         }
     }
 
+    /// An outline with a point beyond our scan conversion's reach, or trimmed, is covered by cairo onto the strip
+    /// (the other route): still our gradient, close to cairo's, and nothing traps.
+    @Test func anOutlineOutOfReachOrTrimmedTakesTheOtherRoute() throws {
+        let paint = Self.paints[0].paint
+        let far = PathData(commands: [.move(Point(x: 60, y: 40)), .line(Point(x: 240, y: 60)), .line(Point(x: 1e7, y: 180)), .close])
+        var trimmed = ShapeSnapshot(geometry: .ellipse(center: Point(x: 150.3, y: 115.6), radiusX: 88, radiusY: 70), fill: paint, stroke: nil)
+        trimmed.trimTo = 0.7
+        for shape in [ShapeSnapshot(geometry: .path(far), fill: paint, stroke: nil), trimmed] {
+            let node = NodeSnapshot(bounds: Rect(x: 60.3, y: 40.6, width: 180, height: 150), content: .shape(shape))
+            let snapshot = RenderFixtures.snapshot(width: 300, height: 220, background: Color(red: 0.1, green: 0.15, blue: 0.2), [node])
+            let ours = FrameRenderer(), cairo = FrameRenderer()
+            cairo.evaluatesGradients = false
+            let comparison = FrameComparison(try ours.render(snapshot, width: 300, height: 220), try cairo.render(snapshot, width: 300, height: 220))
+            #expect(ours.evaluatedGradientFills == 1)
+            #expect(comparison.largest <= 3, "\(comparison.largest)")
+        }
+    }
+
     /// Where a table cannot be exact or the pixels are not whole device pixels, cairo's pattern fills: exactly
     /// cairo's pixels.
     @Test func aHardStopAnAngularGradientAndABlurredLayerAreCairos() throws {

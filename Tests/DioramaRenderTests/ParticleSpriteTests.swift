@@ -35,4 +35,33 @@ import Testing
             #expect(ours.contains { $0 > 0 })
         }
     }
+
+    /// Keys at the ends of their ranges stay apart (the packed key's fields do not overlap), and a full cache starts
+    /// again and still finds what it makes.
+    @Test func keysAtTheirLimitsStayApartAndAFullCacheStartsAgain() {
+        let cache = ParticleSpriteCache(capacity: (sprites: 5, bytes: 1 << 30))
+        let largest = ParticleSpriteCache.Key(shape: .drop, deviceRadius: 1000, rotation: 350, fractionX: 0.99, fractionY: 0.99)
+        let smallest = ParticleSpriteCache.Key(shape: .circle, deviceRadius: 0, rotation: 0, fractionX: 0, fractionY: 0)
+        #expect(largest.radiusQuarters == 1024 && largest.rotationStep == 35 && largest.quarterX == 3 && largest.quarterY == 3)
+        #expect(largest.packed != smallest.packed)
+        var keys = [largest, smallest]
+        for step in 0..<6 {
+            keys.append(ParticleSpriteCache.Key(shape: .square, deviceRadius: 2, rotation: Double(step) * 7.5, fractionX: 0, fractionY: 0))
+        }
+        #expect(Set(keys.map(\.packed)).count == keys.count)
+        for key in keys {
+            let sprite = cache.sprite(for: key)
+            // Found again at once, the same sprite.
+            let again = cache.sprite(for: key)
+            #expect(again.start == sprite.start && again.size == sprite.size)
+        }
+        // Eight sprites through a cache of five: it started again once, and made each once since.
+        #expect(cache.made == keys.count)
+        let bytes = ParticleSpriteCache(capacity: (sprites: 100, bytes: 1))
+        _ = bytes.sprite(for: smallest)
+        _ = bytes.sprite(for: largest)
+        _ = bytes.sprite(for: smallest)
+        // Past its bytes, it starts again: the first sprite is made anew.
+        #expect(bytes.made == 3)
+    }
 }
