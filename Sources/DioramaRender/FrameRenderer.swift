@@ -45,6 +45,10 @@ public final class FrameRenderer {
     var scratchCoverage: ScratchSurface?
     /// The colour ramp of the gradient being filled (GradientFill.swift), kept to reuse its storage.
     var gradientRamp: [UInt32] = []
+    /// The outlines of the clip shapes around a fill and a strip of one's coverage (GradientFill.swift), kept to
+    /// reuse their storage.
+    var clipOutlines: [FillOutline] = []
+    var clipCoverage: [UInt8] = []
     /// The clip shapes around the node being drawn (outermost first), each with the matrix it was set under, and the
     /// whole-pixel rectangles that clipped the context before the first of them (nil when they are not whole pixels):
     /// a gradient fill makes its coverage through the same clips (GradientFill.swift).

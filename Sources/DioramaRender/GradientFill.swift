@@ -15,8 +15,9 @@ import Foundation
 // threads and damage areas like a solid one. (cairo filling with the gradient's pixels as an image source does not
 // give that: it cuts the outline against the clip and the source's box, and pixels at a band's edge came out a few
 // levels apart.) The coverage is scan-converted from the fill's edges by our own code (SolidFill.swift's exact
-// areas); cairo fills it onto the strip inside clip shapes (through the shapes: solid fills and strokes there go the
-// same way, `paintThroughCoverage`) and for trimmed outlines and points out of reach.
+// areas); inside clip shapes, each shape's coverage is scan-converted too and multiplied in, and solid fills there go
+// the same way (`paintThroughCoverage`). cairo makes the coverage on the strip, through the clip shapes, for strokes
+// inside clip shapes, trimmed outlines and points out of reach.
 
 extension FrameRenderer {
     /// Rows of a gradient fill's coverage and colours made and composited at a time.
@@ -63,8 +64,9 @@ extension FrameRenderer {
         case .linear, .radial: break
         case .solid, .angular: return false
         }
-        guard evaluatesGradients, clipShapes.isEmpty, cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING,
-              let (_, _, ctm) = ownPaintTarget(cr) else { return false }
+        guard evaluatesGradients, cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING, let (_, _, ctm) = ownPaintTarget(cr) else {
+            return false
+        }
         var inverse = ctm
         guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS,
               let gradient = GradientGeometry(paint, bounds: bounds, userToDevice: ctm) else { return false }
@@ -75,10 +77,12 @@ extension FrameRenderer {
         guard outline.add(geometry) else { return false }
         guard !outline.edges.isEmpty else { return true }
         let box = BoundingBox(minX: outline.minX, minY: outline.minY, maxX: outline.maxX, maxY: outline.maxY)
-        // Outside clip shapes the coverage comes from the outline; a clip that is not whole pixels returns false
-        // before anything is drawn (this is not the context's path).
-        return paintThroughCoverage(.gradient(gradient, inverse), alpha: alpha, box: box, in: cr, outline: outline) { _, _ in
-            preconditionFailure("a pen is only made inside clip shapes")
+        // A clip that is not whole pixels (outside clip shapes) returns false before anything is drawn: this is not
+        // the context's path. Inside clip shapes out of reach, cairo fills the outline on a pen.
+        return paintThroughCoverage(.gradient(gradient, inverse), alpha: alpha, box: box, in: cr, outline: outline) { pen, place in
+            place(ctm)
+            addPath(geometry, to: pen)
+            cairo_fill(pen)
         }
     }
 
@@ -91,8 +95,9 @@ extension FrameRenderer {
     /// Paints `source` at `alpha` through the coverage `cover` draws on a pen (an A8 strip of the target's rows,
     /// with the clip shapes around the node; `place` sets a matrix from device space onto the strip), within
     /// `box` (device space), when the target is whole device pixels. Inside clip shapes, a solid fill or a stroke
-    /// goes this way too, cut by the same clips. With `outline` (the fill's edges in device space), and no clip
-    /// shapes to cut it by, the coverage is scan-converted from its edges instead. `fillsContextPath`: the context
+    /// goes this way too, cut by the same clips. With `outline` (the fill's edges in device space), the coverage is
+    /// scan-converted from its edges instead, and multiplied by each clip shape's, scan-converted too (when every
+    /// shape is within reach; otherwise the pen). `fillsContextPath`: the context
     /// holds the path, which cairo fills when the clip is not whole pixels. False, with nothing drawn, when cairo
     /// must paint.
     func paintThroughCoverage(_ source: CoverageSource, alpha: Double, box deviceBox: BoundingBox, in cr: OpaquePointer,
@@ -126,6 +131,23 @@ extension FrameRenderer {
         } else {
             guard fillsContextPath, case .gradient(let geometry, let inverse) = source else { return false }
             return cairoFill(geometry, inverse: inverse, alpha: alpha, area: area, in: cr)
+        }
+        // Inside clip shapes, with the fill's outline at hand, each shape's coverage is scan-converted too and
+        // multiplied in (as cairo masks a fill by a clip it cannot hold as rectangles): when every shape is within
+        // reach. Otherwise cairo fills through the shapes on a pen.
+        // (In outlines kept from fill to fill, whose edges' storage is reused.)
+        var scansClips = outline != nil, clipCount = 0
+        if scansClips {
+            for clip in penClips {
+                if clipCount == clipOutlines.count { clipOutlines.append(FillOutline(matrix: clip.matrix)) }
+                var clipOutline = FillOutline(matrix: clip.matrix)
+                swap(&clipOutline.edges, &clipOutlines[clipCount].edges)
+                clipOutline.edges.removeAll(keepingCapacity: true)
+                scansClips = clipOutline.add(clip.geometry)
+                clipOutlines[clipCount] = clipOutline
+                clipCount += 1
+                guard scansClips else { break }
+            }
         }
         let geometry: GradientGeometry?, inverse: cairo_matrix_t
         switch source {
@@ -180,10 +202,35 @@ extension FrameRenderer {
             // Coverage of the strip's rows within the box (not the area, which depends on the clip).
             let coverageTop = max(top, box.y), coverageRows = min(top + rows, box.y + box.height) - coverageTop
             guard coverageRows > 0 else { continue }
-            if let outline, penClips.isEmpty {
+            if let outline, scansClips {
+                // Only the area's rows and columns, which are all that is read: scan-converted, a pixel's coverage
+                // depends on its position alone, whatever part of the outline is worked out.
+                let rows = max(coverageTop, area.y)..<min(coverageTop + coverageRows, area.y + area.height)
+                guard !rows.isEmpty else { continue }
+                let offset = (rows.lowerBound - coverageTop) * coverageStride + (area.x - box.x)
                 outline.edges.withUnsafeBufferPointer { edges in
-                    writeCoverage(of: edges, rows: coverageTop..<(coverageTop + coverageRows), left: box.x, width: box.width,
-                                  into: coverageBytes, stride: coverageStride)
+                    writeCoverage(of: edges, rows: rows, left: area.x, width: area.width, into: coverageBytes + offset,
+                                  stride: coverageStride)
+                }
+                if clipCount > 0, clipCoverage.count < coverageStride * coverageRows {
+                    clipCoverage = [UInt8](repeating: 0, count: coverageStride * coverageRows)
+                }
+                for clip in 0..<clipCount {
+                    clipCoverage.withUnsafeMutableBufferPointer { clipBytes in
+                        clipOutlines[clip].edges.withUnsafeBufferPointer { edges in
+                            writeCoverage(of: edges, rows: rows, left: area.x, width: area.width, into: clipBytes.baseAddress! + offset,
+                                          stride: coverageStride)
+                        }
+                        // pixman's IN through an 8-bit mask: each byte times the clip's, rounded as MUL_UN8.
+                        for line in 0..<rows.count {
+                            let covered = coverageBytes + offset + line * coverageStride
+                            let kept = clipBytes.baseAddress! + offset + line * coverageStride
+                            for column in 0..<area.width where covered[column] != 0 {
+                                let product = UInt32(covered[column]) * UInt32(kept[column]) + 0x80
+                                covered[column] = UInt8(truncatingIfNeeded: ((product >> 8) + product) >> 8)
+                            }
+                        }
+                    }
                 }
             } else {
                 memset(coverageBytes, 0, coverageStride * coverageRows)

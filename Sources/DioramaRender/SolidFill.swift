@@ -35,8 +35,14 @@ extension FrameRenderer {
             // (GradientFill.swift): not here, where whether the clip is whole pixels could depend on the band or damage
             // area (a rectangle with fractional rows, cut by a band between them), and with it whose fill it is.
             guard let extent = FillOutline.box(of: geometry, matrix: matrix) else { return false }
+            var outline = FillOutline(matrix: matrix)
+            swap(&outline.edges, &edges)
+            outline.edges.removeAll(keepingCapacity: true)
+            defer { swap(&outline.edges, &edges) }
+            let scanned = outline.add(geometry)
             return paintThroughCoverage(.solid(color), alpha: alpha, box: BoundingBox(minX: extent.minX, minY: extent.minY, maxX: extent.maxX,
-                                                                                  maxY: extent.maxY), in: cr) { pen, place in
+                                                                                  maxY: extent.maxY), in: cr,
+                                        outline: scanned ? outline : nil) { pen, place in
                 place(matrix)
                 addPath(geometry, to: pen)
                 cairo_fill(pen)
