@@ -167,8 +167,12 @@ extension FrameRenderer {
         // to 256 rows (one pen clipped and filled, where 64-row strips made several).
         let rows: Int
         if case .solid = source { rows = max(Self.gradientStripRows, min(box.height, 256)) } else { rows = Self.gradientStripRows }
-        guard let coverage = scratchSurface(width: box.width, height: rows, clearing: false, format: CAIRO_FORMAT_A8),
-              let coverageBytes = cairo_image_surface_get_data(coverage), let mask = Self.pixmanImage(over: coverage),
+        // The kept scratch pixels, whole (every read and write below names its rows and columns), with their pixman
+        // images: nothing made per fill.
+        let coverageScratch = keptScratch(width: box.width, height: rows, format: CAIRO_FORMAT_A8)
+        let coverage = coverageScratch.surface
+        cairo_surface_flush(coverage)
+        guard let coverageBytes = cairo_image_surface_get_data(coverage), let mask = coverageScratch.image,
               let output = Self.pixmanImage(over: target) else { return true }
         // The colours: a gradient's evaluated into a strip of their own where the coverage has any; a solid colour's,
         // a pixman fill (its premultiplied 8-bit components repeated into 16 bits, which pixman takes back exactly).
@@ -176,8 +180,9 @@ extension FrameRenderer {
         let sourceImage: OpaquePointer?
         switch source {
         case .gradient:
-            colors = scratchSurface(width: area.width, height: rows, clearing: false)
-            sourceImage = colors.flatMap { Self.pixmanImage(over: $0) }
+            let colorScratch = keptScratch(width: area.width, height: rows, format: CAIRO_FORMAT_ARGB32)
+            colors = colorScratch.surface
+            sourceImage = colorScratch.image.map { pixman_image_ref($0) }
         case .solid(let color):
             let pixel = Self.cairoPremultiplied(paintHue == 0 ? color : color.hueRotated(by: paintHue), alpha: alpha)
             func wide(_ shift: UInt32) -> UInt16 { UInt16((pixel >> shift) & 0xFF) * 257 }
@@ -185,10 +190,7 @@ extension FrameRenderer {
             sourceImage = pixman_image_create_solid_fill(&wideColor)
         }
         defer {
-            cairo_surface_destroy(coverage)
-            if let colors { cairo_surface_destroy(colors) }
             if let sourceImage { pixman_image_unref(sourceImage) }
-            pixman_image_unref(mask)
             pixman_image_unref(output)
         }
         guard let sourceImage else { return true }
@@ -236,6 +238,9 @@ extension FrameRenderer {
                 memset(coverageBytes, 0, coverageStride * coverageRows)
                 cairo_surface_mark_dirty(coverage)
                 let pen = cairo_create(coverage)!
+                // The strip's rows and the box's columns of the kept pixels, which may be larger.
+                cairo_rectangle(pen, 0, 0, Double(box.width), Double(coverageRows))
+                cairo_clip(pen)
                 func place(_ matrix: cairo_matrix_t) {
                     var placed = matrix
                     placed.x0 -= Double(box.x)

@@ -249,14 +249,7 @@ extension FrameRenderer {
     /// A surface of `width` × `height` (ARGB32, or A8 for coverage; cleared when `clearing`) over pixels kept
     /// between frames, one of each format (destroy it after use).
     func scratchSurface(width: Int, height: Int, clearing: Bool = true, format: cairo_format_t = CAIRO_FORMAT_ARGB32) -> OpaquePointer? {
-        let kept = format == CAIRO_FORMAT_A8 ? scratchCoverage : scratchPixels
-        let scratch: ScratchSurface
-        if let kept, kept.width >= width, kept.height >= height {
-            scratch = kept
-        } else {
-            scratch = ScratchSurface(width: max(width, kept?.width ?? 0), height: max(height, kept?.height ?? 0), format: format)
-            if format == CAIRO_FORMAT_A8 { scratchCoverage = scratch } else { scratchPixels = scratch }
-        }
+        let scratch = keptScratch(width: width, height: height, format: format)
         cairo_surface_flush(scratch.surface)
         // Nil when the surface could not be made (out of memory): the caller draws nothing rather than crash.
         guard let data = cairo_image_surface_get_data(scratch.surface) else { return nil }
@@ -264,6 +257,16 @@ extension FrameRenderer {
         let rowBytes = format == CAIRO_FORMAT_A8 ? width : width * 4
         if clearing { for row in 0..<height { memset(data + row * Int(stride), 0, rowBytes) } }
         return cairo_image_surface_create_for_data(data, format, Int32(width), Int32(height), stride)
+    }
+
+    /// The kept pixels of `format` (ARGB32, or A8 for coverage), at least `width` × `height`; its surface and image
+    /// are for use until the next call (nothing to destroy).
+    func keptScratch(width: Int, height: Int, format: cairo_format_t) -> ScratchSurface {
+        let kept = format == CAIRO_FORMAT_A8 ? scratchCoverage : scratchPixels
+        if let kept, kept.width >= width, kept.height >= height { return kept }
+        let scratch = ScratchSurface(width: max(width, kept?.width ?? 0), height: max(height, kept?.height ?? 0), format: format)
+        if format == CAIRO_FORMAT_A8 { scratchCoverage = scratch } else { scratchPixels = scratch }
+        return scratch
     }
 
     /// Marks in `resampleCells` (columns × rows of the target, `resampleCellSide` pixels a side) every cell that a
@@ -300,12 +303,18 @@ final class ScratchSurface {
     let surface: OpaquePointer
     let width: Int
     let height: Int
+    /// A pixman image over all of the surface's pixels, made once (nil when the surface could not be made).
+    let image: OpaquePointer?
 
     init(width: Int, height: Int, format: cairo_format_t) {
         self.width = width
         self.height = height
         surface = cairo_image_surface_create(format, Int32(width), Int32(height))!
+        image = FrameRenderer.pixmanImage(over: surface)
     }
 
-    deinit { cairo_surface_destroy(surface) }
+    deinit {
+        if let image { pixman_image_unref(image) }
+        cairo_surface_destroy(surface)
+    }
 }
