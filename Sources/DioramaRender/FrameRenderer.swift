@@ -40,7 +40,8 @@ public final class FrameRenderer {
     let vectorRasters = VectorArtRasterCache()
     /// Cells of the target a resampled picture may reach (ImageDrawing+Resample.swift), kept to reuse its storage.
     var resampleCells: [Bool] = []
-    /// Pixels and coverage kept between frames for resampled pictures and gradient fills (see `scratchSurface`).
+    /// Pixels and coverage kept between frames for resampled pictures and fills through a coverage (see
+    /// `scratchSurface`, `keptScratch`).
     var scratchPixels: ScratchSurface?
     var scratchCoverage: ScratchSurface?
     /// The colour ramp of the gradient being filled (GradientFill.swift), kept to reuse its storage.
@@ -51,7 +52,7 @@ public final class FrameRenderer {
     var clipCoverage: [UInt8] = []
     /// The clip shapes around the node being drawn (outermost first), each with the matrix it was set under, and the
     /// whole-pixel rectangles that clipped the context before the first of them (nil when they are not whole pixels):
-    /// a gradient fill makes its coverage through the same clips (GradientFill.swift).
+    /// a fill through a coverage is cut by the same shapes (GradientFill.swift).
     var clipShapes: [(geometry: Geometry, matrix: cairo_matrix_t)] = []
     var clipBase: [PixelRect]?
     /// The edges and cells of the solid fill being scan-converted (SolidFill.swift), kept to reuse their storage.

@@ -10,8 +10,8 @@ import Foundation
 // look-up. At 3840x2160 the six full-size petals of the breathing scene took 14 of a frame's 23 ms that way.
 //
 // Within a clip of whole-pixel rectangles (bands, damage areas, the letterbox) the gradient goes onto the target
-// through a coverage of the fill's own, made across the fill's whole box in strips of rows fixed in device space
-// whatever the clip, with pixman: a pixel then depends on its position alone, and a gradient fill is cut across
+// through a coverage of the fill's own, in strips of rows fixed in device space (laid from the fill's box) whatever
+// the clip, with pixman: a pixel then depends on its position alone, and a gradient fill is cut across
 // threads and damage areas like a solid one. (cairo filling with the gradient's pixels as an image source does not
 // give that: it cuts the outline against the clip and the source's box, and pixels at a band's edge came out a few
 // levels apart.) The coverage is scan-converted from the fill's edges by our own code (SolidFill.swift's exact
@@ -54,9 +54,9 @@ extension FrameRenderer {
     /// Fills `geometry` (in the context's user space) with a linear or radial gradient, as
     /// `fillGradient(_:bounds:alpha:in:path:)` does, through a coverage our own scan conversion makes (SolidFill.swift's
     /// exact areas) rather than cairo's: a petal's fill onto an 8-bit strip cost cairo about as much as evaluating its
-    /// colours. Only outside clip shapes, within a clip of whole-pixel rectangles, with points within reach; false,
-    /// with nothing drawn, otherwise (the caller then fills the context's path through the other). The context's path
-    /// is left alone.
+    /// colours. Within a clip of whole-pixel rectangles (inside clip shapes, the one around the outermost), with points
+    /// within reach; false, with nothing drawn, otherwise (the caller then fills the context's path through the
+    /// other). The context's path is left alone.
     func fillGradient(_ paint: Paint, geometry: Geometry, bounds: Rect, alpha: Double, in cr: OpaquePointer) -> Bool {
         // Solid fills that `fillSolid` left to cairo come here too (the ocean's waves): turned away before anything
         // is read from the context.
@@ -77,8 +77,8 @@ extension FrameRenderer {
         guard outline.add(geometry) else { return false }
         guard !outline.edges.isEmpty else { return true }
         let box = BoundingBox(minX: outline.minX, minY: outline.minY, maxX: outline.maxX, maxY: outline.maxY)
-        // A clip that is not whole pixels (outside clip shapes) returns false before anything is drawn: this is not
-        // the context's path. Inside clip shapes out of reach, cairo fills the outline on a pen.
+        // A clip that is not whole pixels (around the outermost clip shape, if any) returns false before anything is
+        // drawn: this is not the context's path. Inside clip shapes out of reach, cairo fills the outline on a pen.
         return paintThroughCoverage(.gradient(gradient, inverse), alpha: alpha, box: box, in: cr, outline: outline) { pen, place in
             place(ctm)
             addPath(geometry, to: pen)
@@ -123,11 +123,14 @@ extension FrameRenderer {
         // Otherwise (not whole pixels), cairo paints.
         var rectangleList: [PixelRect] = []
         var penClips: ArraySlice<(geometry: Geometry, matrix: cairo_matrix_t)> = []
-        if let rectangles = wholePixelClip(cr) {
-            rectangleList = rectangles
-        } else if !clipShapes.isEmpty, let base = clipBase {
+        // Inside clip shapes, the shapes whatever the context's clip reads as: a band or an area can make a clip shape
+        // that is a rectangle read as whole pixels in one part and not in another, and the fill must take one way in
+        // every part.
+        if !clipShapes.isEmpty, let base = clipBase {
             rectangleList = base
             penClips = clipShapes[...]
+        } else if let rectangles = wholePixelClip(cr) {
+            rectangleList = rectangles
         } else {
             guard fillsContextPath, case .gradient(let geometry, let inverse) = source else { return false }
             return cairoFill(geometry, inverse: inverse, alpha: alpha, area: area, in: cr)
@@ -161,8 +164,8 @@ extension FrameRenderer {
         }
 
         // A strip of rows at a time, the strips fixed in device space (from the box's top, every `rows` rows): for
-        // each, the fill's coverage over the box's whole width, then the colours where it has any, composited through
-        // it. The coverage of a strip is the same in whatever part of the frame is drawn, and a frame-sized gradient
+        // each, the fill's coverage (on a pen, over the box's whole width; scan-converted, over the area's), then the
+        // colours where it has any, composited through it. The coverage of a strip is the same in whatever part of the frame is drawn, and a frame-sized gradient
         // needs no frame-sized scratch. A solid colour has no strip of colours: its coverage is made in one piece up
         // to 256 rows (one pen clipped and filled, where 64-row strips made several).
         let rows: Int
@@ -201,17 +204,18 @@ extension FrameRenderer {
         // The first strip's top: the box's top and every `rows` rows from it, the last at or above the area.
         let firstTop = box.y + (area.y - box.y) / rows * rows
         for top in stride(from: firstTop, to: area.y + area.height, by: rows) {
-            // Coverage of the strip's rows within the box (not the area, which depends on the clip).
+            // The strip's rows within the box: on a pen, all of them (cairo's coverage depends on where the strip
+            // starts); scan-converted, only those within the area (a pixel's depends on its position alone).
             let coverageTop = max(top, box.y), coverageRows = min(top + rows, box.y + box.height) - coverageTop
             guard coverageRows > 0 else { continue }
             if let outline, scansClips {
                 // Only the area's rows and columns, which are all that is read: scan-converted, a pixel's coverage
                 // depends on its position alone, whatever part of the outline is worked out.
-                let rows = max(coverageTop, area.y)..<min(coverageTop + coverageRows, area.y + area.height)
-                guard !rows.isEmpty else { continue }
-                let offset = (rows.lowerBound - coverageTop) * coverageStride + (area.x - box.x)
+                let areaRows = max(coverageTop, area.y)..<min(coverageTop + coverageRows, area.y + area.height)
+                guard !areaRows.isEmpty else { continue }
+                let maskOffset = (areaRows.lowerBound - coverageTop) * coverageStride + (area.x - box.x)
                 outline.edges.withUnsafeBufferPointer { edges in
-                    writeCoverage(of: edges, rows: rows, left: area.x, width: area.width, into: coverageBytes + offset,
+                    writeCoverage(of: edges, rows: areaRows, left: area.x, width: area.width, into: coverageBytes + maskOffset,
                                   stride: coverageStride)
                 }
                 if clipCount > 0, clipCoverage.count < coverageStride * coverageRows {
@@ -220,13 +224,13 @@ extension FrameRenderer {
                 for clip in 0..<clipCount {
                     clipCoverage.withUnsafeMutableBufferPointer { clipBytes in
                         clipOutlines[clip].edges.withUnsafeBufferPointer { edges in
-                            writeCoverage(of: edges, rows: rows, left: area.x, width: area.width, into: clipBytes.baseAddress! + offset,
-                                          stride: coverageStride)
+                            writeCoverage(of: edges, rows: areaRows, left: area.x, width: area.width,
+                                          into: clipBytes.baseAddress! + maskOffset, stride: coverageStride)
                         }
                         // pixman's IN through an 8-bit mask: each byte times the clip's, rounded as MUL_UN8.
-                        for line in 0..<rows.count {
-                            let covered = coverageBytes + offset + line * coverageStride
-                            let kept = clipBytes.baseAddress! + offset + line * coverageStride
+                        for line in 0..<areaRows.count {
+                            let covered = coverageBytes + maskOffset + line * coverageStride
+                            let kept = clipBytes.baseAddress! + maskOffset + line * coverageStride
                             for column in 0..<area.width where covered[column] != 0 {
                                 let product = UInt32(covered[column]) * UInt32(kept[column]) + 0x80
                                 covered[column] = UInt8(truncatingIfNeeded: ((product >> 8) + product) >> 8)

@@ -259,8 +259,9 @@ extension FrameRenderer {
         return cairo_image_surface_create_for_data(data, format, Int32(width), Int32(height), stride)
     }
 
-    /// The kept pixels of `format` (ARGB32, or A8 for coverage), at least `width` × `height`; its surface and image
-    /// are for use until the next call (nothing to destroy).
+    /// The kept pixels of `format` (ARGB32, or A8 for coverage), at least `width` × `height` (nothing to destroy).
+    /// They stay valid until a call for the same format asks for more: then larger ones take their place, and a
+    /// `scratchSurface` view of the old ones must not be alive.
     func keptScratch(width: Int, height: Int, format: cairo_format_t) -> ScratchSurface {
         let kept = format == CAIRO_FORMAT_A8 ? scratchCoverage : scratchPixels
         if let kept, kept.width >= width, kept.height >= height { return kept }

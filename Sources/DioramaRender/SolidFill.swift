@@ -154,8 +154,8 @@ extension FrameRenderer {
 
     /// Writes the coverage of `edges` (non-zero winding, the exact area `rasterize` paints through) on device rows
     /// `rows` and columns `left..<left + width` into `bytes`, rows of `stride` bytes from the area's top left, 0 to
-    /// 255: the coverage a gradient fill is composited through (GradientFill.swift). As with `rasterize`, a pixel's
-    /// value depends on the edges and its position alone.
+    /// 255: the coverage of a fill, or of a clip shape around it, that `paintThroughCoverage` composites through
+    /// (GradientFill.swift). As with `rasterize`, a pixel's value depends on the edges and its position alone.
     func writeCoverage(of edges: UnsafeBufferPointer<FillEdge>, rows: Range<Int>, left: Int, width: Int,
                        into bytes: UnsafeMutablePointer<UInt8>, stride: Int) {
         guard width > 0, !rows.isEmpty else { return }

@@ -296,11 +296,20 @@ import Testing
     /// frame's bytes; and close to cairo filling and stroking through the clip.
     /// Also in a faded group (a layer covering only the part being drawn), with a child filled and stroked at an
     /// opacity (a layer of its own), and inside a clip on whole pixels (which the context's clip alone could hold).
-    @Test(arguments: ["wedge", "faded group", "faded child", "whole-pixel rectangle"])
+    /// Two rectangles on whole pixels but for one side: one ending between rows (a band or an area above that row
+    /// reads the context's clip as whole pixels, below it not: the fill must take the same way in both), one reaching
+    /// beyond our scan conversion (cairo fills through it, in every part).
+    @Test(arguments: ["wedge", "faded group", "faded child", "whole-pixel rectangle", "rectangle ending between rows",
+                      "rectangle out of reach"])
     func solidFillsAndStrokesInAClipShapeAreTheSameInAnyPart(_ variant: String) throws {
-        let wedge = variant == "whole-pixel rectangle" ? Geometry.rect(Rect(x: 40, y: 10, width: 220, height: 190), cornerRadius: 0)
-            : Geometry.path(PathData(commands: [.move(Point(x: 150.3, y: 200.4)), .line(Point(x: 40.7, y: 10.2)),
-                                                .line(Point(x: 262.1, y: 15.9)), .close]))
+        let straight = variant.hasPrefix("whole-pixel") || variant.hasPrefix("rectangle")
+        let wedge: Geometry = switch variant {
+        case "whole-pixel rectangle": .rect(Rect(x: 40, y: 10, width: 220, height: 190), cornerRadius: 0)
+        case "rectangle ending between rows": .rect(Rect(x: 40, y: 10, width: 220, height: 100.5), cornerRadius: 0)
+        case "rectangle out of reach": .rect(Rect(x: 40, y: 10, width: 2e6, height: 190), cornerRadius: 0)
+        default: .path(PathData(commands: [.move(Point(x: 150.3, y: 200.4)), .line(Point(x: 40.7, y: 10.2)),
+                                           .line(Point(x: 262.1, y: 15.9)), .close]))
+        }
         func frame(_ step: Int) -> Snapshot {
             let circle = NodeSnapshot(bounds: Rect(x: 0, y: 0, width: 300, height: 220), opacity: 0.85, content: .shape(ShapeSnapshot(
                 geometry: .ellipse(center: Point(x: 120.4 + Double(step) * 3.3, y: 80.6), radiusX: 28, radiusY: 28),
@@ -314,7 +323,7 @@ import Testing
             var dashedChild = dashed
             if variant == "faded child" { dashedChild.opacity = 0.8 }
             var group = RenderFixtures.group([circle, hairline, dashedChild],
-                                             transform: variant == "whole-pixel rectangle" ? .identity
+                                             transform: straight ? .identity
                                                 : RenderFixtures.rotation(degrees: 7 + Double(step) * 0.6, around: Point(x: 150, y: 110)),
                                              opacity: variant == "faded group" ? 0.9 : 1,
                                              bounds: Rect(x: 0, y: 0, width: 300, height: 220))
