@@ -72,10 +72,8 @@ extension FrameRenderer {
         var inverse = ctm
         guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS,
               let gradient = GradientGeometry(paint, bounds: bounds, userToDevice: ctm) else { return false }
-        var outline = FillOutline(matrix: ctm)
-        swap(&outline.edges, &edges)
-        outline.edges.removeAll(keepingCapacity: true)
-        defer { swap(&outline.edges, &edges) }
+        var outline = keptOutline(matrix: ctm)
+        defer { keep(&outline) }
         guard outline.add(geometry) else { return false }
         guard !outline.edges.isEmpty else { return true }
         let box = BoundingBox(minX: outline.minX, minY: outline.minY, maxX: outline.maxX, maxY: outline.maxY)

@@ -74,29 +74,27 @@ extension FrameRenderer {
             }
             return
         }
-        do {
-            for y in y0..<y1 {
-                let row = pixels + y * rowPixels
-                let spriteRow = (y - top) * size - left
-                for x in x0..<x1 {
-                    let c = UInt32(coverage[spriteRow + x])
-                    guard c > 0 else { continue }
-                    let a = times(c, strength)
-                    let (sa, sr, sg, sb) = (a, times(red, a), times(green, a), times(blue, a))
-                    let d = row[x]
-                    let (da, dr, dg, db) = (d >> 24, (d >> 16) & 0xFF, (d >> 8) & 0xFF, d & 0xFF)
-                    let out: (UInt32, UInt32, UInt32, UInt32)
-                    switch mode {
-                    case .normal:
-                        let keep = 255 - a
-                        out = (sa + times(da, keep), sr + times(dr, keep), sg + times(dg, keep), sb + times(db, keep))
-                    case .add:
-                        out = (min(255, sa + da), min(255, sr + dr), min(255, sg + dg), min(255, sb + db))
-                    case .screen:
-                        out = (sa + da - times(sa, da), sr + dr - times(sr, dr), sg + dg - times(sg, dg), sb + db - times(sb, db))
-                    }
-                    row[x] = out.0 << 24 | min(out.1, out.0) << 16 | min(out.2, out.0) << 8 | min(out.3, out.0)
+        for y in y0..<y1 {
+            let row = pixels + y * rowPixels
+            let spriteRow = (y - top) * size - left
+            for x in x0..<x1 {
+                let c = UInt32(coverage[spriteRow + x])
+                guard c > 0 else { continue }
+                let a = times(c, strength)
+                let (sa, sr, sg, sb) = (a, times(red, a), times(green, a), times(blue, a))
+                let d = row[x]
+                let (da, dr, dg, db) = (d >> 24, (d >> 16) & 0xFF, (d >> 8) & 0xFF, d & 0xFF)
+                let out: (UInt32, UInt32, UInt32, UInt32)
+                switch mode {
+                case .normal:
+                    let keep = 255 - a
+                    out = (sa + times(da, keep), sr + times(dr, keep), sg + times(dg, keep), sb + times(db, keep))
+                case .add:
+                    out = (min(255, sa + da), min(255, sr + dr), min(255, sg + dg), min(255, sb + db))
+                case .screen:
+                    out = (sa + da - times(sa, da), sr + dr - times(sr, dr), sg + dg - times(sg, dg), sb + db - times(sb, db))
                 }
+                row[x] = out.0 << 24 | min(out.1, out.0) << 16 | min(out.2, out.0) << 8 | min(out.3, out.0)
             }
         }
     }

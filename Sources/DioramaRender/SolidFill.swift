@@ -35,10 +35,8 @@ extension FrameRenderer {
             // (GradientFill.swift): not here, where whether the clip is whole pixels could depend on the band or damage
             // area (a rectangle with fractional rows, cut by a band between them), and with it whose fill it is.
             guard let extent = FillOutline.box(of: geometry, matrix: matrix) else { return false }
-            var outline = FillOutline(matrix: matrix)
-            swap(&outline.edges, &edges)
-            outline.edges.removeAll(keepingCapacity: true)
-            defer { swap(&outline.edges, &edges) }
+            var outline = keptOutline(matrix: matrix)
+            defer { keep(&outline) }
             let scanned = outline.add(geometry)
             return paintThroughCoverage(.solid(color), alpha: alpha, box: BoundingBox(minX: extent.minX, minY: extent.minY, maxX: extent.maxX,
                                                                                   maxY: extent.maxY), in: cr,
@@ -63,16 +61,27 @@ extension FrameRenderer {
         return (target, offset, matrix)
     }
 
+    /// An empty outline under `matrix` whose edges are the kept storage, taken (so that emptying it does not copy it);
+    /// `keep` gives the storage back when the outline is done with.
+    func keptOutline(matrix: cairo_matrix_t) -> FillOutline {
+        var outline = FillOutline(matrix: matrix)
+        swap(&outline.edges, &edges)
+        outline.edges.removeAll(keepingCapacity: true)
+        return outline
+    }
+
+    func keep(_ outline: inout FillOutline) {
+        swap(&outline.edges, &edges)
+    }
+
     /// Scan-converts the outline `build` adds (false: cairo must draw it instead) and paints `color` at `alpha`
     /// through its coverage, within the context's clip (which must be whole-pixel rectangles). False, with nothing
     /// drawn, when cairo must.
     func rasterize(_ color: Color, alpha: Double, matrix: cairo_matrix_t, target: OpaquePointer, offset: (x: Int, y: Int),
                    in cr: OpaquePointer, build: (inout FillOutline) -> Bool) -> Bool {
-        // The outline in device space, in the kept storage (taken, so that emptying it does not copy it).
-        var outline = FillOutline(matrix: matrix)
-        swap(&outline.edges, &edges)
-        outline.edges.removeAll(keepingCapacity: true)
-        defer { swap(&outline.edges, &edges) }
+        // The outline in device space, in the kept storage.
+        var outline = keptOutline(matrix: matrix)
+        defer { keep(&outline) }
         // The clip's rectangles, in storage kept from fill to fill.
         var parts: [PixelRect] = []
         swap(&parts, &fillParts)
