@@ -223,93 +223,110 @@ struct SilhouetteGrid {
     /// anything to paint. Nil when nothing shows. The caller deallocates `bytes`.
     func coverageMask(_ alpha: UnsafeMutablePointer<UInt8>, covered: UnsafeMutablePointer<Bool>, area: PixelRect)
         -> (bytes: UnsafeMutablePointer<UInt8>, stride: Int, top: Int, rows: Int)? {
+        guard cellsX >= 2, cellsY >= 2, area.width > 0, area.height > 0 else { return nil }
         // Horizontal bilinear weights (1/256) of the pixel at offset u inside its cell: pixels left of the cell's
         // centre blend cells i - 1 and i, the others cells i and i + 1; `weights[u]` is the second cell's share.
         let half = factor / 2
-        var weights = [UInt32](repeating: 0, count: factor)
+        let weights = UnsafeMutablePointer<UInt32>.allocate(capacity: factor)
+        defer { weights.deallocate() }
         for u in 0..<factor {
             let position = (Double(u) + 0.5) / Double(factor) - 0.5
             weights[u] = UInt32(((position < 0 ? position + 1 : position) * 256).rounded())
         }
-        // Per quad row j0 (cell rows j0 and j0 + 1), the cells that may paint anything: not entirely under the
-        // content and with some shadow around them.
-        var activeStart = [Int](repeating: 0, count: cellsY + 1)
-        var active: [Int32] = []
-        for j0 in 0..<cellsY {
-            activeStart[j0] = active.count
-            guard j0 < cellsY - 1 else { continue }
-            let upper = alpha + j0 * cellsX, lower = upper + cellsX, coveredRow = covered + j0 * cellsX
-            for i in 0..<cellsX {
-                let left = max(i - 1, 0), right = min(i + 1, cellsX - 1)
-                if coveredRow[min(left, cellsX - 2)] && coveredRow[min(i, cellsX - 2)] { continue }
-                if upper[left] | upper[i] | upper[right] | lower[left] | lower[i] | lower[right] == 0 { continue }
-                active.append(Int32(i))
-            }
+        // Per quad row j0 (cell rows j0 and j0 + 1), the first and last cell that may paint anything: not entirely
+        // under the content and with some shadow around it (`spans[2 * j0] > spans[2 * j0 + 1]` when none).
+        let spans = UnsafeMutablePointer<Int>.allocate(capacity: 2 * cellsY)
+        defer { spans.deallocate() }
+        func paints(_ i: Int, upper: UnsafeMutablePointer<UInt8>, coveredRow: UnsafeMutablePointer<Bool>) -> Bool {
+            let left = max(i - 1, 0), right = min(i + 1, cellsX - 1)
+            if coveredRow[min(left, cellsX - 2)] && coveredRow[min(i, cellsX - 2)] { return false }
+            let lower = upper + cellsX
+            return upper[left] | upper[i] | upper[right] | lower[left] | lower[i] | lower[right] != 0
         }
-        activeStart[cellsY] = active.count
+        for j0 in 0..<cellsY {
+            spans[2 * j0] = 1
+            spans[2 * j0 + 1] = 0
+            guard j0 < cellsY - 1 else { continue }
+            let upper = alpha + j0 * cellsX, coveredRow = covered + j0 * cellsX
+            guard let low = (0..<cellsX).first(where: { paints($0, upper: upper, coveredRow: coveredRow) }) else { continue }
+            spans[2 * j0] = low
+            spans[2 * j0 + 1] = (low..<cellsX).last(where: { paints($0, upper: upper, coveredRow: coveredRow) }) ?? low
+        }
         // Device row y blends cell rows j0 and j0 + 1 with weight fy (1/256) for the second.
         func rowPlace(_ y: Int) -> (j0: Int, v: Int) {
             let j = (y - originY) / factor, v = (y - originY) - j * factor
             return (min(max(2 * v + 1 < factor ? j - 1 : j, 0), cellsY - 2), v)
         }
+        // The device columns (inside the area) of quad row j0's cells that may paint, or nil.
+        let end = area.x + area.width
+        func columns(_ j0: Int) -> Range<Int>? {
+            guard spans[2 * j0] <= spans[2 * j0 + 1] else { return nil }
+            let low = max(area.x, originX + spans[2 * j0] * factor), high = min(end, originX + (spans[2 * j0 + 1] + 1) * factor)
+            return low < high ? low..<high : nil
+        }
         var first = area.y + area.height, last = area.y - 1
-        for y in area.y..<(area.y + area.height) {
-            let j0 = rowPlace(y).j0
-            if activeStart[j0] < activeStart[j0 + 1] {
-                first = min(first, y)
-                last = y
-            }
+        for y in area.y..<(area.y + area.height) where columns(rowPlace(y).j0) != nil {
+            first = min(first, y)
+            last = y
         }
         guard first <= last else { return nil }
         let rows = last - first + 1
         let maskStride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(area.width)))
         let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: maskStride * rows)
         bytes.initialize(repeating: 0, count: maskStride * rows)
-        let end = area.x + area.width
-        weights.withUnsafeBufferPointer { weights in
-        active.withUnsafeBufferPointer { active in
-            for y in first...last {
-                let (j0, v) = rowPlace(y)
-                let fy = weights[v], gy = 256 - fy
-                let upper = alpha + j0 * cellsX, lower = upper + cellsX
-                let coveredRow = covered + j0 * cellsX
-                // Indexed by device x.
-                let row = bytes + (y - first) * maskStride - area.x
-                for index in activeStart[j0]..<activeStart[j0 + 1] {
-                    let i = Int(active[index])
+        // Bilinear interpolation is separable and exact in integers: a quad row's two cell rows are interpolated
+        // across once (1/256, zero over quads under the content), and each device row between them is a weighted
+        // sum of the two, a loop the compiler vectorizes. Indexed by device x.
+        let acrossUpper = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * area.width)
+        defer { acrossUpper.deallocate() }
+        let upperAt = acrossUpper - area.x, lowerAt = acrossUpper + area.width - area.x
+        // The quad row's runs of device columns with anything to paint (start, end), from cells that have.
+        let runs = UnsafeMutablePointer<Int>.allocate(capacity: 2 * cellsX)
+        defer { runs.deallocate() }
+        var runCount = 0
+        var ready = -1
+        for y in first...last {
+            let (j0, v) = rowPlace(y)
+            guard let span = columns(j0) else { continue }
+            if j0 != ready {
+                ready = j0
+                runCount = 0
+                let upper = alpha + j0 * cellsX, lower = upper + cellsX, coveredRow = covered + j0 * cellsX
+                for i in ((span.lowerBound - originX) / factor)...((span.upperBound - 1 - originX) / factor) {
                     let cellStart = originX + i * factor
                     let left = max(i - 1, 0), right = min(i + 1, cellsX - 1)
-                    // The three cell columns this cell's pixels blend, already blended vertically (in 1/256).
-                    let a = UInt32(upper[left]) * gy + UInt32(lower[left]) * fy
-                    let b = UInt32(upper[i]) * gy + UInt32(lower[i]) * fy
-                    let c = UInt32(upper[right]) * gy + UInt32(lower[right]) * fy
-                    // Pixels left of the cell's centre lie in quad (i - 1, j0) and blend a and b; the others lie
-                    // in quad (i, j0) and blend b and c. Quads under the content stay zero.
+                    // Pixels left of the cell's centre lie in quad (i - 1, j0) and blend cells left and i; the
+                    // others lie in quad (i, j0) and blend cells i and right.
                     let openLeft = !coveredRow[min(left, cellsX - 2)], openRight = !coveredRow[min(i, cellsX - 2)]
-                    if cellStart >= area.x && cellStart + factor <= end {
-                        if openLeft {
-                            for u in 0..<half {
-                                let w = weights[u]
-                                row[cellStart + u] = UInt8(truncatingIfNeeded: (a &* (256 &- w) &+ b &* w &+ 0x8000) >> 16)
-                            }
-                        }
-                        if openRight {
-                            for u in half..<factor {
-                                let w = weights[u]
-                                row[cellStart + u] = UInt8(truncatingIfNeeded: (b &* (256 &- w) &+ c &* w &+ 0x8000) >> 16)
-                            }
-                        }
+                    let leftPaints = openLeft && upper[left] | upper[i] | lower[left] | lower[i] != 0
+                    let rightPaints = openRight && upper[i] | upper[right] | lower[i] | lower[right] != 0
+                    guard leftPaints || rightPaints else { continue }
+                    let (start, end) = (max(span.lowerBound, cellStart), min(span.upperBound, cellStart + factor))
+                    if runCount > 0 && runs[2 * runCount - 1] == start {
+                        runs[2 * runCount - 1] = end
                     } else {
-                        for u in 0..<factor where cellStart + u >= area.x && cellStart + u < end {
-                            let w = weights[u]
-                            let value = u < half ? (openLeft ? a &* (256 &- w) &+ b &* w : 0)
-                                                 : (openRight ? b &* (256 &- w) &+ c &* w : 0)
-                            row[cellStart + u] = UInt8(truncatingIfNeeded: (value &+ 0x8000) >> 16)
+                        (runs[2 * runCount], runs[2 * runCount + 1]) = (start, end)
+                        runCount += 1
+                    }
+                    for x in start..<end {
+                        let u = x - cellStart, w = weights[u]
+                        if u < half {
+                            upperAt[x] = leftPaints ? UInt32(upper[left]) &* (256 &- w) &+ UInt32(upper[i]) &* w : 0
+                            lowerAt[x] = leftPaints ? UInt32(lower[left]) &* (256 &- w) &+ UInt32(lower[i]) &* w : 0
+                        } else {
+                            upperAt[x] = rightPaints ? UInt32(upper[i]) &* (256 &- w) &+ UInt32(upper[right]) &* w : 0
+                            lowerAt[x] = rightPaints ? UInt32(lower[i]) &* (256 &- w) &+ UInt32(lower[right]) &* w : 0
                         }
                     }
                 }
             }
-        }
+            let fy = weights[v], gy = 256 - fy
+            let row = bytes + (y - first) * maskStride - area.x
+            for run in 0..<runCount {
+                for x in runs[2 * run]..<runs[2 * run + 1] {
+                    row[x] = UInt8(truncatingIfNeeded: (upperAt[x] &* gy &+ lowerAt[x] &* fy &+ 0x8000) >> 16)
+                }
+            }
         }
         return (bytes, maskStride, first, rows)
     }

@@ -1,0 +1,75 @@
+@testable import DioramaRender
+import DioramaTimeline
+import Testing
+
+/// A quick shadow's full-resolution coverage is interpolated from its reduced-resolution cells (ShadowDrawing.swift).
+@Suite struct ShadowMaskTests {
+    /// Every pixel of the mask is the bilinear blend its definition gives (cell centres, 1/256 weights, rounded once),
+    /// zero over quads the content covers, for factors from 1 to 16 and areas that cut cells anywhere; rows outside the
+    /// mask's are zero by that definition too.
+    @Test(arguments: [1, 2, 3, 5, 8, 13, 16])
+    func theCoverageMaskIsTheBilinearBlendOfItsCells(factor: Int) {
+        var random = SplitMix64(seed: UInt64(factor))
+        for trial in 0..<6 {
+            let grid = SilhouetteGrid(factor: factor, cellsX: 3 + Int(random.next() % 40), cellsY: 3 + Int(random.next() % 30),
+                                      originX: Int(random.next() % 50) - 25, originY: Int(random.next() % 50) - 25)
+            let count = grid.cellsX * grid.cellsY
+            // Shadow cells: zeros, full and partial values in runs, so some rows and cells have nothing to paint.
+            let shadow = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+            let cover = UnsafeMutablePointer<UInt8>.allocate(capacity: count)
+            defer { shadow.deallocate(); cover.deallocate() }
+            for index in 0..<count {
+                let row = index / grid.cellsX
+                shadow[index] = row < 2 && trial % 2 == 0 ? 0 : [0, 0, 255, UInt8(random.next() % 256)][Int(random.next() % 4)]
+                cover[index] = random.next() % 3 == 0 ? UInt8(random.next() % 256) : 255
+            }
+            let covered = grid.coveredQuads(cover, rowBytes: grid.cellsX)
+            defer { covered.deallocate() }
+            #expect((0..<count).contains { covered[$0] } && (0..<count).contains { !covered[$0] })
+            let (fullWidth, fullHeight) = (grid.cellsX * factor, grid.cellsY * factor)
+            let x0 = Int(random.next() % UInt64(fullWidth / 2)), y0 = Int(random.next() % UInt64(fullHeight / 2))
+            let area = PixelRect(x: grid.originX + x0, y: grid.originY + y0,
+                                 width: 1 + Int(random.next() % UInt64(fullWidth - x0)),
+                                 height: 1 + Int(random.next() % UInt64(fullHeight - y0)))
+            let mask = grid.coverageMask(shadow, covered: covered, area: area)
+            defer { mask?.bytes.deallocate() }
+            var painted = 0, mismatches = 0
+            for y in area.y..<(area.y + area.height) {
+                for x in area.x..<(area.x + area.width) {
+                    let expected = Self.blend(grid, shadow, covered, x: x, y: y)
+                    var actual: UInt8 = 0
+                    if let mask, y >= mask.top, y < mask.top + mask.rows {
+                        actual = mask.bytes[(y - mask.top) * mask.stride + (x - area.x)]
+                    }
+                    if actual != expected { mismatches += 1 }
+                    if expected > 0 { painted += 1 }
+                }
+            }
+            #expect(mismatches == 0, "factor \(factor), trial \(trial): \(mismatches) pixels differ")
+            #expect(painted > 0 || mask == nil)
+        }
+    }
+
+    /// The definition: device row y lies between cell rows j0 and j0 + 1 (those whose centres surround it), column x
+    /// between two cell columns likewise; the four are blended with 1/256 weights and rounded once. A pixel whose quad
+    /// the content covers is zero.
+    private static func blend(_ grid: SilhouetteGrid, _ cells: UnsafeMutablePointer<UInt8>, _ covered: UnsafeMutablePointer<Bool>,
+                              x: Int, y: Int) -> UInt8 {
+        let factor = grid.factor
+        func weight(_ offset: Int) -> UInt32 {
+            let position = (Double(offset) + 0.5) / Double(factor) - 0.5
+            return UInt32(((position < 0 ? position + 1 : position) * 256).rounded())
+        }
+        let (j, v) = ((y - grid.originY) / factor, (y - grid.originY) % factor)
+        let j0 = min(max(2 * v + 1 < factor ? j - 1 : j, 0), grid.cellsY - 2)
+        let (i, u) = ((x - grid.originX) / factor, (x - grid.originX) % factor)
+        let leftOfCentre = 2 * u + 1 < factor
+        let (p, q) = leftOfCentre ? (max(i - 1, 0), i) : (i, min(i + 1, grid.cellsX - 1))
+        if covered[j0 * grid.cellsX + min(p, grid.cellsX - 2)] { return 0 }
+        let (fx, fy) = (weight(u), weight(v))
+        func cell(_ column: Int, _ row: Int) -> UInt32 { UInt32(cells[row * grid.cellsX + column]) }
+        let top = cell(p, j0) * (256 - fx) + cell(q, j0) * fx
+        let bottom = cell(p, j0 + 1) * (256 - fx) + cell(q, j0 + 1) * fx
+        return UInt8((top * (256 - fy) + bottom * fy + 0x8000) >> 16)
+    }
+}
