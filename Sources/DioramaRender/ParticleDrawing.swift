@@ -211,6 +211,29 @@ final class ParticleSpriteCache {
             }
         }
 
+        /// How a sprite is made from another's pixels.
+        enum Turn { case mirror, transpose }
+
+        /// For a snowflake turned by 18° or more (rotation steps 3 to 9 of 10): the key whose sprite, mirrored left to
+        /// right or transposed, is this one's, made from three steps of ten. A snowflake is symmetric about each arm, so
+        /// its mirror image is the snowflake turned by −θ, and its transpose (mirrored about the diagonal) by 30° − θ;
+        /// the sub-pixel place is mirrored or swapped with it (a quarter q's centre, (q + 0.5) / 4, mirrors to 3 − q's).
+        /// cairo's pen takes about 30 µs a snowflake, and the flower's first seconds make thousands: now a third of them.
+        /// The pixels are cairo's for the key within a few levels (its rasterizer is not symmetric: a transpose turns
+        /// its sub-rows into columns).
+        var symmetricSource: (Key, Turn)? {
+            guard shape == .snowflake, rotationStep >= 3 else { return nil }
+            var source = self
+            if rotationStep >= 6 {
+                source.rotationStep = 10 - rotationStep
+                source.quarterX = 3 - quarterX
+                return (source, .mirror)
+            }
+            source.rotationStep = 5 - rotationStep
+            (source.quarterX, source.quarterY) = (quarterY, quarterX)
+            return (source, .transpose)
+        }
+
         /// The key in 24 bits: radius (at most 1024 quarters) 11, rotation step (under 36) 6, shape 3, quarters 2 each.
         var packed: UInt64 {
             let shapeIndex: UInt64 = switch shape {
@@ -253,7 +276,16 @@ final class ParticleSpriteCache {
             slots = [UInt64](repeating: 0, count: 1024)
             return sprite(for: key)
         }
-        let sprite = Self.make(key, into: &bytes)
+        let sprite: ParticleSprite
+        if let (source, turn) = key.symmetricSource {
+            let original = self.sprite(for: source)
+            sprite = Self.turned(original, turn, into: &bytes)
+            // The table may have grown, or started again, meanwhile: the key's slot is found anew.
+            slot = Int(truncatingIfNeeded: (packed &* 0x9E37_79B9_7F4A_7C15) >> 40) & (slots.count - 1)
+            while slots[slot] != 0 { slot = (slot + 1) & (slots.count - 1) }
+        } else {
+            sprite = Self.make(key, into: &bytes)
+        }
         made += 1
         slots[slot] = tag | UInt64(sprites.count)
         sprites.append(sprite)
@@ -281,7 +313,23 @@ final class ParticleSpriteCache {
         slots = table
     }
 
-    private static func make(_ key: Key, into storage: inout [UInt8]) -> ParticleSprite {
+    /// The sprite's pixels mirrored left to right, or transposed (see `Key.symmetricSource`).
+    private static func turned(_ source: ParticleSprite, _ turn: Key.Turn, into storage: inout [UInt8]) -> ParticleSprite {
+        let size = source.size, start = storage.count
+        storage.append(contentsOf: repeatElement(0, count: size * size))
+        storage.withUnsafeMutableBufferPointer { all in
+            let from = all.baseAddress! + source.start, to = all.baseAddress! + start
+            for y in 0..<size {
+                for x in 0..<size {
+                    to[y * size + x] = turn == .mirror ? from[y * size + size - 1 - x] : from[x * size + y]
+                }
+            }
+        }
+        return ParticleSprite(size: size, half: source.half, start: start)
+    }
+
+    /// The sprite cairo draws for `key`.
+    static func make(_ key: Key, into storage: inout [UInt8]) -> ParticleSprite {
         let half = Int((key.radius * 1.3).rounded(.up)) + 2
         let size = 2 * half + 1
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(size)))

@@ -19,10 +19,20 @@ import Testing
             }
         }
         let distinct = Set(keys).count
+        // A turned snowflake's source is made too (and its source's), when it is not among the keys.
+        var needed = Set(keys)
+        for key in keys {
+            var turned = key
+            while let (source, _) = turned.symmetricSource {
+                needed.insert(source)
+                turned = source
+            }
+        }
+        let sources = needed.count - distinct
         let first = keys.map { cache.sprite(for: $0) }
-        #expect(cache.made == distinct && distinct > 600)
+        #expect(cache.made == distinct + sources && distinct > 600 && sources > 0)
         let again = keys.map { cache.sprite(for: $0) }
-        #expect(cache.made == distinct)
+        #expect(cache.made == distinct + sources)
         for (made, found) in zip(first, again) {
             #expect(made.start == found.start && made.size == found.size && made.half == found.half)
         }
@@ -63,5 +73,49 @@ import Testing
         _ = bytes.sprite(for: smallest)
         // Past its bytes, it starts again: the first sprite is made anew.
         #expect(bytes.made == 3)
+    }
+
+    /// A snowflake turned by 18° or more is made from another's pixels, mirrored or transposed (`symmetricSource`): it is
+    /// the sprite cairo draws for its own key within 2 levels on average over the flake's pixels and 24 at any one
+    /// (cairo's rasterizer is not symmetric: a transpose turns its sub-rows into columns), with the same ink within 1 %.
+    /// Sprites of the other shapes, and snowflakes turned less, are cairo's own.
+    @Test func aSnowflakeMadeFromItsMirrorImageIsTheOneCairoDraws() {
+        var worst: [ParticleSpriteCache.Key.Turn: Int] = [:]
+        var worstMean = 0.0, worstInk = 0.0, turned = 0
+        for quarters in [6, 10, 17, 26, 40, 64] {
+            for step in 0..<10 {
+                for (qx, qy) in [(0, 0), (1, 3), (2, 1), (3, 2)] {
+                    let key = ParticleSpriteCache.Key(shape: .snowflake, deviceRadius: Double(quarters) / 4, rotation: Double(step) * 6,
+                                                      fractionX: Double(qx) / 4, fractionY: Double(qy) / 4)
+                    #expect(key.rotationStep == step && key.quarterX == qx && key.quarterY == qy)
+                    let cache = ParticleSpriteCache()
+                    let sprite = cache.sprite(for: key)
+                    let ours: [UInt8] = cache.withCoverage(of: sprite) { Array($0) }
+                    var drawn: [UInt8] = []
+                    let alone = ParticleSpriteCache.make(key, into: &drawn)
+                    #expect(alone.size == sprite.size && alone.half == sprite.half)
+                    guard let (_, turn) = key.symmetricSource else {
+                        #expect(ours == drawn)
+                        continue
+                    }
+                    turned += 1
+                    var largest = 0, total = 0, inked = 0, inkOurs = 0, inkDrawn = 0
+                    for (a, b) in zip(ours, drawn) where a > 0 || b > 0 {
+                        largest = max(largest, abs(Int(a) - Int(b)))
+                        total += abs(Int(a) - Int(b))
+                        inked += 1
+                        (inkOurs, inkDrawn) = (inkOurs + Int(a), inkDrawn + Int(b))
+                    }
+                    worst[turn] = max(worst[turn] ?? 0, largest)
+                    worstMean = max(worstMean, Double(total) / Double(inked))
+                    worstInk = max(worstInk, abs(Double(inkOurs - inkDrawn)) / Double(inkDrawn))
+                }
+            }
+        }
+        #expect(turned == 6 * 7 * 4)
+        #expect((worst[.mirror] ?? 99) <= 24, "mirrored: a pixel differs by \(worst[.mirror] ?? -1)")
+        #expect((worst[.transpose] ?? 99) <= 24, "transposed: a pixel differs by \(worst[.transpose] ?? -1)")
+        #expect(worstMean <= 2, "\(worstMean) levels on average")
+        #expect(worstInk <= 0.01, "ink differs by \(worstInk)")
     }
 }
