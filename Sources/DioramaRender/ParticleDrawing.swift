@@ -212,18 +212,26 @@ final class ParticleSpriteCache {
         }
 
         /// How a sprite is made from another's pixels.
-        enum Turn { case mirror, transpose }
+        enum Turn { case mirror, transpose, halfTurn }
 
-        /// For a snowflake turned by 18° or more (rotation steps 3 to 9 of 10): the key whose sprite, mirrored left to
-        /// right or transposed, is this one's, made from three steps of ten. A snowflake is symmetric about each arm, so
-        /// its mirror image is the snowflake turned by −θ, and its transpose (mirrored about the diagonal) by 30° − θ;
-        /// the sub-pixel place is mirrored or swapped with it (a quarter q's centre, (q + 0.5) / 4, mirrors to 3 − q's).
-        /// cairo's pen takes about 30 µs a snowflake, and the flower's first seconds make thousands: now a third of them.
+        /// For most snowflakes: the key whose sprite, mirrored left to right, transposed or turned half round, is this
+        /// one's, so that cairo draws three rotation steps of ten at half the sub-pixel places. A snowflake is symmetric
+        /// about each arm, so its mirror image is the snowflake turned by −θ, and its transpose (mirrored about the
+        /// diagonal) by 30° − θ; the sub-pixel place is mirrored or swapped with it (a quarter q's centre, (q + 0.5) / 4,
+        /// mirrors to 3 − q's). cairo's pen takes about 30 µs a snowflake, and the flower's first seconds make thousands:
+        /// now a sixth of them.
         /// The pixels are cairo's for the key within a few levels (its rasterizer is not symmetric: a transpose turns
         /// its sub-rows into columns).
         var symmetricSource: (Key, Turn)? {
-            guard shape == .snowflake, rotationStep >= 3 else { return nil }
+            guard shape == .snowflake else { return nil }
             var source = self
+            if rotationStep < 3 {
+                // Turned half round, a snowflake is itself (three arms' turn) at the mirrored sub-pixel place: half of
+                // the sixteen places are made from the other half.
+                guard quarterX * 4 + quarterY > 7 else { return nil }
+                (source.quarterX, source.quarterY) = (3 - quarterX, 3 - quarterY)
+                return (source, .halfTurn)
+            }
             if rotationStep >= 6 {
                 source.rotationStep = 10 - rotationStep
                 source.quarterX = 3 - quarterX
@@ -313,7 +321,7 @@ final class ParticleSpriteCache {
         slots = table
     }
 
-    /// The sprite's pixels mirrored left to right, or transposed (see `Key.symmetricSource`).
+    /// The sprite's pixels mirrored left to right, transposed or turned half round (see `Key.symmetricSource`).
     private static func turned(_ source: ParticleSprite, _ turn: Key.Turn, into storage: inout [UInt8]) -> ParticleSprite {
         let size = source.size, start = storage.count
         storage.append(contentsOf: repeatElement(0, count: size * size))
@@ -321,7 +329,11 @@ final class ParticleSpriteCache {
             let from = all.baseAddress! + source.start, to = all.baseAddress! + start
             for y in 0..<size {
                 for x in 0..<size {
-                    to[y * size + x] = turn == .mirror ? from[y * size + size - 1 - x] : from[x * size + y]
+                    switch turn {
+                    case .mirror: to[y * size + x] = from[y * size + size - 1 - x]
+                    case .transpose: to[y * size + x] = from[x * size + y]
+                    case .halfTurn: to[y * size + x] = from[(size - 1 - y) * size + size - 1 - x]
+                    }
                 }
             }
         }
