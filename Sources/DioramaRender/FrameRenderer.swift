@@ -32,6 +32,10 @@ public final class FrameRenderer {
     /// Degrees of hue rotation applied to every paint while drawing the current subtree (see `draw`).
     var paintHue = 0.0
     let sprites = ParticleSpriteCache()
+    /// The quick shadows' working cells (ShadowDrawing.swift).
+    let shadowScratch = ShadowScratch()
+    /// False paints quick shadows through cairo's mask (the reference for the shadow tests).
+    var paintsShadowsWithPixman = true
     private var images: [String: OpaquePointer?] = [:]
     /// Image paths as snapshots give them -> made absolute against `imageDirectory` (built once, not every frame).
     private var resolvedPaths: [String: String] = [:]

@@ -62,6 +62,12 @@ public enum GaussianBlur {
     /// Half-widths of three boxes whose succession approximates a gaussian of standard deviation `sigma`
     /// (W. Jarosz, "Fast Image Convolutions"; box widths chosen so the variances add up to sigma²).
     static func boxRadii(sigma: Double) -> [Int] {
+        let radii = boxRadiusTriple(sigma: sigma)
+        return [radii.0, radii.1, radii.2]
+    }
+
+    /// `boxRadii` without an array.
+    static func boxRadiusTriple(sigma: Double) -> (Int, Int, Int) {
         let passes = 3.0
         let ideal = (12 * sigma * sigma / passes + 1).squareRoot()
         var lower = Int(ideal.rounded(.down))
@@ -71,7 +77,8 @@ public enum GaussianBlur {
         let mIdeal = (12 * sigma * sigma - passes * Double(lower * lower) - 4 * passes * Double(lower) - 3 * passes)
             / (-4 * Double(lower) - 4)
         let m = Int(mIdeal.rounded())
-        return (0..<3).map { ($0 < m ? lower : upper) / 2 }
+        func radius(_ pass: Int) -> Int { (pass < m ? lower : upper) / 2 }
+        return (radius(0), radius(1), radius(2))
     }
 
     private struct BlurScratch {
@@ -131,18 +138,18 @@ public enum GaussianBlur {
     ///   - sigma: the gaussian's standard deviation in pixels.
     public static func applyToAlpha(_ bytes: UnsafeMutablePointer<UInt8>, width: Int, height: Int, rowBytes: Int,
                                     sigma: Double) {
+        applyToAlpha(bytes, width: width, height: height, rowBytes: rowBytes, sigma: sigma, scratch: AlphaBlurScratch())
+    }
+
+    /// `applyToAlpha` with working storage the caller keeps.
+    static func applyToAlpha(_ bytes: UnsafeMutablePointer<UInt8>, width: Int, height: Int, rowBytes: Int,
+                             sigma: Double, scratch: AlphaBlurScratch) {
         guard width > 0, height > 0, sigma >= 0.35 else { return }
-        let radii = boxRadii(sigma: sigma).filter { $0 > 0 }
-        guard !radii.isEmpty else { return }
-        let line = UnsafeMutablePointer<UInt8>.allocate(capacity: max(width, height))
-        let sums = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
-        let plane = UnsafeMutablePointer<UInt8>.allocate(capacity: width * height)
-        defer {
-            line.deallocate()
-            sums.deallocate()
-            plane.deallocate()
-        }
-        for radius in radii {
+        let radii = boxRadiusTriple(sigma: sigma)
+        let line = scratch.line.atLeast(max(width, height))
+        let sums = scratch.sums.atLeast(width)
+        let plane = scratch.plane.atLeast(width * height)
+        for radius in [radii.0, radii.1, radii.2] where radius > 0 {
             let scale = UInt32((1 << 16) / (2 * radius + 1))
             // Across each row, into the line buffer and back.
             for y in 0..<height {
@@ -340,4 +347,11 @@ public enum HueRotation {
             }
         }
     }
+}
+
+/// The working storage of `GaussianBlur.applyToAlpha`, kept by its caller.
+final class AlphaBlurScratch {
+    let line = KeptBuffer<UInt8>()
+    let sums = KeptBuffer<UInt32>()
+    let plane = KeptBuffer<UInt8>()
 }

@@ -1,4 +1,5 @@
 import CCairo
+import CPixman
 import DioramaDocument
 import DioramaTimeline
 import Foundation
@@ -35,7 +36,8 @@ extension FrameRenderer {
             // box's origin + (i - 1, j - 1) × factor), made only as far around the visible part as can reach it:
             // through the blur's boxes, the offset and one cell either side for the bilinear steps. A pixel of the
             // shadow then depends on the node alone, and bands and damage areas may cut it (`isClipSafe`).
-            let blurCells = reducedSigma >= 0.35 ? GaussianBlur.boxRadii(sigma: reducedSigma).reduce(0, +) : 0
+            let radii = GaussianBlur.boxRadiusTriple(sigma: reducedSigma)
+            let blurCells = reducedSigma >= 0.35 ? radii.0 + radii.1 + radii.2 : 0
             let reachCells = blurCells + Int((max(abs(offset.x), abs(offset.y)) / Double(factor)).rounded(.up)) + 3
             let (originX, originY) = (shadowBox.x - factor, shadowBox.y - factor)
             anchor = (originX, originY)
@@ -64,19 +66,24 @@ extension FrameRenderer {
         defer { cairo_surface_destroy(coverCells) }
         guard let coverAlpha = cairo_image_surface_get_data(coverCells) else { return }
         let coverRowBytes = Int(cairo_image_surface_get_stride(coverCells))
-        let shadowAlpha = grid.shifted(coverAlpha, rowBytes: coverRowBytes, by: (offset.x / Double(factor), offset.y / Double(factor)))
-        defer { shadowAlpha.deallocate() }
-        GaussianBlur.applyToAlpha(shadowAlpha, width: cellsX, height: cellsY, rowBytes: cellsX, sigma: reducedSigma)
-        let covered = grid.coveredQuads(coverAlpha, rowBytes: coverRowBytes)
-        defer { covered.deallocate() }
+        // The working cells in storage the renderer keeps: a shadow allocates none of its own.
+        let scratch = shadowScratch
+        let shadowAlpha = scratch.shifted.atLeast(cellsX * cellsY)
+        grid.shift(coverAlpha, rowBytes: coverRowBytes, by: (offset.x / Double(factor), offset.y / Double(factor)),
+                   into: shadowAlpha, zeros: scratch.zeros.atLeast(cellsX))
+        GaussianBlur.applyToAlpha(shadowAlpha, width: cellsX, height: cellsY, rowBytes: cellsX, sigma: reducedSigma,
+                                  scratch: scratch.blur)
+        let covered = scratch.covered.atLeast(cellsX * cellsY)
+        grid.markCoveredQuads(coverAlpha, rowBytes: coverRowBytes, into: covered)
 
         // The shadow's coverage at full resolution, only over rows where it shows, painted by cairo (pixman's
         // solid-through-mask compositing is far faster than blending pixel by pixel here).
-        guard let mask = grid.coverageMask(shadowAlpha, covered: covered, area: visible) else { return }
-        defer { mask.bytes.deallocate() }
+        guard let mask = grid.coverageMask(shadowAlpha, covered: covered, area: visible, scratch: scratch) else { return }
+        let color = shadow.color.hueRotated(by: shadowHue)
+        if paintShadow(color, mask: mask.image, at: PixelRect(x: visible.x, y: mask.top, width: visible.width, height: mask.rows),
+                       in: cr) { return }
         let maskSurface = cairo_image_surface_create_for_data(mask.bytes, CAIRO_FORMAT_A8, Int32(visible.width),
                                                               Int32(mask.rows), Int32(mask.stride))!
-        let color = shadow.color.hueRotated(by: shadowHue)
         cairo_save(cr)
         cairo_identity_matrix(cr)
         cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
@@ -84,6 +91,33 @@ extension FrameRenderer {
         cairo_restore(cr)
         cairo_surface_finish(maskSurface)
         cairo_surface_destroy(maskSurface)
+    }
+
+    /// Paints `color` through the A8 pixman image `mask` (its pixel (0, 0) at `area`'s corner, device pixels) with
+    /// pixman straight onto the target, as cairo's mask paints it, when the clip is whole pixels: cairo's path makes
+    /// about a dozen allocations a shadow. False, with nothing painted, when cairo must.
+    private func paintShadow(_ color: Color, mask: OpaquePointer?, at area: PixelRect, in cr: OpaquePointer) -> Bool {
+        guard paintsShadowsWithPixman, let mask, let (target, offset) = pixelTarget(cr), isPixelExact(target) else { return false }
+        var parts: [PixelRect] = []
+        swap(&parts, &fillParts)
+        defer { swap(&parts, &fillParts) }
+        guard readClip(cr, into: &parts) else { return false }
+        let surface = PixelRect(x: -offset.x, y: -offset.y, width: Int(cairo_image_surface_get_width(target)),
+                                height: Int(cairo_image_surface_get_height(target)))
+        guard let drawn = area.intersection(surface) else { return true }
+        let pixel = Self.cairoPremultiplied(color, alpha: 1)
+        guard pixel != 0 else { return true }
+        guard let source = shadowScratch.solid(pixel), let output = Self.pixmanImage(over: target) else { return false }
+        defer { pixman_image_unref(output) }
+        cairo_surface_flush(target)
+        for part in parts {
+            guard let cut = part.intersection(drawn) else { continue }
+            pixman_image_composite32(PIXMAN_OP_OVER, source, mask, output, 0, 0, Int32(cut.x - area.x), Int32(cut.y - area.y),
+                                     Int32(cut.x + offset.x), Int32(cut.y + offset.y), Int32(cut.width), Int32(cut.height))
+        }
+        // In device units: cairo adds the surface's offset itself.
+        cairo_surface_mark_dirty_rectangle(target, Int32(drawn.x), Int32(drawn.y), Int32(drawn.width), Int32(drawn.height))
+        return true
     }
 
     /// Where a node's quick shadow reaches (device pixels, rounded out), with its deviation and offset in device
@@ -171,21 +205,19 @@ struct SilhouetteGrid {
     let originX: Int
     let originY: Int
 
-    /// The cells moved by (`dx`, `dy`) cells, resampled bilinearly, transparent where nothing moved in:
-    /// `cellsX` bytes per row. The caller deallocates the result.
-    func shifted(_ cells: UnsafeMutablePointer<UInt8>, rowBytes: Int, by shift: (dx: Double, dy: Double)) -> UnsafeMutablePointer<UInt8> {
-        let out = UnsafeMutablePointer<UInt8>.allocate(capacity: cellsX * cellsY)
-        out.initialize(repeating: 0, count: cellsX * cellsY)
+    /// The cells moved by (`dx`, `dy`) cells, resampled bilinearly, transparent where nothing moved in, into `out`
+    /// (`cellsX` bytes per row); `zeros` holds `cellsX` bytes to read as a transparent row.
+    func shift(_ cells: UnsafeMutablePointer<UInt8>, rowBytes: Int, by shift: (dx: Double, dy: Double),
+               into out: UnsafeMutablePointer<UInt8>, zeros: UnsafeMutablePointer<UInt8>) {
+        out.update(repeating: 0, count: cellsX * cellsY)
         let whole = (x: Int(shift.dx.rounded(.down)), y: Int(shift.dy.rounded(.down)))
         let fx = UInt32(((shift.dx - Double(whole.x)) * 256).rounded()), fy = UInt32(((shift.dy - Double(whole.y)) * 256).rounded())
         if shift.dx == 0, shift.dy == 0 {
             for j in 0..<cellsY { (out + j * cellsX).update(from: cells + j * rowBytes, count: cellsX) }
-            return out
+            return
         }
         // Output cell (i, j) blends source cells i - whole.x - 1 and i - whole.x (weights fx, 256 - fx), likewise in y.
-        let zeros = UnsafeMutablePointer<UInt8>.allocate(capacity: cellsX)
-        zeros.initialize(repeating: 0, count: cellsX)
-        defer { zeros.deallocate() }
+        zeros.update(repeating: 0, count: cellsX)
         func sourceRow(_ j: Int) -> UnsafeMutablePointer<UInt8> { j >= 0 && j < cellsY ? cells + j * rowBytes : zeros }
         for j in 0..<cellsY {
             let above = sourceRow(j - whole.y - 1), below = sourceRow(j - whole.y)
@@ -200,43 +232,40 @@ struct SilhouetteGrid {
                 row[i] = UInt8(truncatingIfNeeded: (aboveValue * fy + belowValue * (256 - fy) + 32768) >> 16)
             }
         }
-        return out
     }
 
     /// For each quad of cells (i, j)...(i + 1, j + 1): true when all four are fully covered by the content,
-    /// so every pixel between their centres will be painted over by the content and needs no shadow.
-    /// The caller deallocates the result.
-    func coveredQuads(_ cover: UnsafeMutablePointer<UInt8>, rowBytes: Int) -> UnsafeMutablePointer<Bool> {
-        let quads = UnsafeMutablePointer<Bool>.allocate(capacity: cellsX * cellsY)
-        quads.initialize(repeating: false, count: cellsX * cellsY)
+    /// so every pixel between their centres will be painted over by the content and needs no shadow: into `quads`
+    /// (`cellsX` a row).
+    func markCoveredQuads(_ cover: UnsafeMutablePointer<UInt8>, rowBytes: Int, into quads: UnsafeMutablePointer<Bool>) {
+        quads.update(repeating: false, count: cellsX * cellsY)
         for j in 0..<(cellsY - 1) {
             let upper = cover + j * rowBytes, lower = upper + rowBytes, out = quads + j * cellsX
             for i in 0..<(cellsX - 1) {
                 out[i] = upper[i] & upper[i + 1] & lower[i] & lower[i + 1] == 255
             }
         }
-        return quads
     }
 
     /// The shadow's coverage at full resolution (A8, bilinear between cell centres) over `area` (device
     /// pixels), zero where the content will cover it; only the rows from the first to the last that have
-    /// anything to paint. Nil when nothing shows. The caller deallocates `bytes`.
-    func coverageMask(_ alpha: UnsafeMutablePointer<UInt8>, covered: UnsafeMutablePointer<Bool>, area: PixelRect)
-        -> (bytes: UnsafeMutablePointer<UInt8>, stride: Int, top: Int, rows: Int)? {
+    /// anything to paint. Nil when nothing shows. `bytes` are the scratch's kept pixels, with a pixman image over all
+    /// of them (`image`, nil when they could not be made), valid until the scratch is used again.
+    func coverageMask(_ alpha: UnsafeMutablePointer<UInt8>, covered: UnsafeMutablePointer<Bool>, area: PixelRect,
+                      scratch: ShadowScratch)
+        -> (bytes: UnsafeMutablePointer<UInt8>, stride: Int, top: Int, rows: Int, image: OpaquePointer?)? {
         guard cellsX >= 2, cellsY >= 2, area.width > 0, area.height > 0 else { return nil }
         // Horizontal bilinear weights (1/256) of the pixel at offset u inside its cell: pixels left of the cell's
         // centre blend cells i - 1 and i, the others cells i and i + 1; `weights[u]` is the second cell's share.
         let half = factor / 2
-        let weights = UnsafeMutablePointer<UInt32>.allocate(capacity: factor)
-        defer { weights.deallocate() }
+        let weights = scratch.weights.atLeast(factor)
         for u in 0..<factor {
             let position = (Double(u) + 0.5) / Double(factor) - 0.5
             weights[u] = UInt32(((position < 0 ? position + 1 : position) * 256).rounded())
         }
         // Per quad row j0 (cell rows j0 and j0 + 1), the first and last cell that may paint anything: not entirely
         // under the content and with some shadow around it (`spans[2 * j0] > spans[2 * j0 + 1]` when none).
-        let spans = UnsafeMutablePointer<Int>.allocate(capacity: 2 * cellsY)
-        defer { spans.deallocate() }
+        let spans = scratch.spans.atLeast(2 * cellsY)
         func paints(_ i: Int, upper: UnsafeMutablePointer<UInt8>, coveredRow: UnsafeMutablePointer<Bool>) -> Bool {
             let left = max(i - 1, 0), right = min(i + 1, cellsX - 1)
             if coveredRow[min(left, cellsX - 2)] && coveredRow[min(i, cellsX - 2)] { return false }
@@ -271,18 +300,18 @@ struct SilhouetteGrid {
         }
         guard first <= last else { return nil }
         let rows = last - first + 1
-        let maskStride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(area.width)))
-        let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: maskStride * rows)
-        bytes.initialize(repeating: 0, count: maskStride * rows)
+        let kept = scratch.maskPixels(width: area.width, height: rows)
+        cairo_surface_flush(kept.surface)
+        guard let bytes = cairo_image_surface_get_data(kept.surface) else { return nil }
+        let maskStride = Int(cairo_image_surface_get_stride(kept.surface))
+        for row in 0..<rows { (bytes + row * maskStride).update(repeating: 0, count: area.width) }
         // Bilinear interpolation is separable and exact in integers: a quad row's two cell rows are interpolated
         // across once (1/256, zero over quads under the content), and each device row between them is a weighted
         // sum of the two, a loop the compiler vectorizes. Indexed by device x.
-        let acrossUpper = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * area.width)
-        defer { acrossUpper.deallocate() }
+        let acrossUpper = scratch.across.atLeast(2 * area.width)
         let upperAt = acrossUpper - area.x, lowerAt = acrossUpper + area.width - area.x
         // The quad row's runs of device columns with anything to paint (start, end), from cells that have.
-        let runs = UnsafeMutablePointer<Int>.allocate(capacity: 2 * cellsX)
-        defer { runs.deallocate() }
+        let runs = scratch.runs.atLeast(2 * cellsX)
         var runCount = 0
         var ready = -1
         for y in first...last {
@@ -328,6 +357,65 @@ struct SilhouetteGrid {
                 }
             }
         }
-        return (bytes, maskStride, first, rows)
+        cairo_surface_mark_dirty(kept.surface)
+        return (bytes, maskStride, first, rows, kept.image)
     }
+}
+
+/// The working storage of a renderer's quick shadows, kept from shadow to shadow (each use takes what it needs and
+/// leaves nothing of value): the ocean's six wave shadows made about a hundred allocations a frame.
+final class ShadowScratch {
+    let shifted = KeptBuffer<UInt8>()
+    let zeros = KeptBuffer<UInt8>()
+    let covered = KeptBuffer<Bool>()
+    let weights = KeptBuffer<UInt32>()
+    let spans = KeptBuffer<Int>()
+    let across = KeptBuffer<UInt32>()
+    let runs = KeptBuffer<Int>()
+    let blur = AlphaBlurScratch()
+    private var mask: ScratchSurface?
+    private var solidPixel: UInt32 = 0
+    private var solidImage: OpaquePointer?
+
+    /// A8 pixels at least `width` × `height`, kept (see `FrameRenderer.keptScratch`).
+    func maskPixels(width: Int, height: Int) -> ScratchSurface {
+        if let mask, mask.width >= width, mask.height >= height { return mask }
+        let grown = ScratchSurface(width: max(width, mask?.width ?? 0), height: max(height, mask?.height ?? 0), format: CAIRO_FORMAT_A8)
+        mask = grown
+        return grown
+    }
+
+    /// A pixman solid fill of the premultiplied ARGB32 `pixel` (its 8-bit components repeated into 16 bits, which
+    /// pixman takes back exactly), kept while shadows keep their colour.
+    func solid(_ pixel: UInt32) -> OpaquePointer? {
+        if let solidImage, solidPixel == pixel { return solidImage }
+        if let solidImage { pixman_image_unref(solidImage) }
+        func wide(_ shift: UInt32) -> UInt16 { UInt16((pixel >> shift) & 0xFF) * 257 }
+        var color = pixman_color_t(red: wide(16), green: wide(8), blue: wide(0), alpha: wide(24))
+        solidPixel = pixel
+        solidImage = pixman_image_create_solid_fill(&color)
+        return solidImage
+    }
+
+    deinit {
+        if let solidImage { pixman_image_unref(solidImage) }
+    }
+}
+
+/// Storage of plain values (bytes, integers) kept from use to use: `atLeast` grows it when asked for more, without
+/// keeping its contents, and hands out the same memory otherwise.
+final class KeptBuffer<Element: BitwiseCopyable> {
+    private var pointer = UnsafeMutablePointer<Element>.allocate(capacity: 1)
+    private var capacity = 1
+
+    func atLeast(_ count: Int) -> UnsafeMutablePointer<Element> {
+        if count > capacity {
+            pointer.deallocate()
+            capacity = max(count, 2 * capacity)
+            pointer = .allocate(capacity: capacity)
+        }
+        return pointer
+    }
+
+    deinit { pointer.deallocate() }
 }

@@ -74,6 +74,16 @@ extension FrameRenderer {
         swap(&outline.edges, &edges)
     }
 
+    /// `readWholePixelClip`, read once for a run of top-level nodes on drawFrame's context (see `frameClipContext`).
+    func readClip(_ cr: OpaquePointer, into parts: inout [PixelRect]) -> Bool {
+        guard cr == frameClipContext else { return readWholePixelClip(cr, into: &parts) }
+        // Read by the run's first fill, for the others.
+        if frameClipIsWhole == nil { frameClipIsWhole = readWholePixelClip(cr, into: &frameClipRectangles) }
+        parts.removeAll(keepingCapacity: true)
+        parts.append(contentsOf: frameClipRectangles)
+        return frameClipIsWhole!
+    }
+
     /// Scan-converts the outline `build` adds (false: cairo must draw it instead) and paints `color` at `alpha`
     /// through its coverage, within the context's clip (which must be whole-pixel rectangles). False, with nothing
     /// drawn, when cairo must.
@@ -86,17 +96,7 @@ extension FrameRenderer {
         var parts: [PixelRect] = []
         swap(&parts, &fillParts)
         defer { swap(&parts, &fillParts) }
-        let clipRead: Bool
-        if cr == frameClipContext {
-            // Read by the run's first fill, for the others (see `frameClipContext`).
-            if frameClipIsWhole == nil { frameClipIsWhole = readWholePixelClip(cr, into: &frameClipRectangles) }
-            parts.removeAll(keepingCapacity: true)
-            parts.append(contentsOf: frameClipRectangles)
-            clipRead = frameClipIsWhole!
-        } else {
-            clipRead = readWholePixelClip(cr, into: &parts)
-        }
-        guard clipRead, build(&outline) else { return false }
+        guard readClip(cr, into: &parts), build(&outline) else { return false }
         let source = Self.cairoPremultiplied(paintHue == 0 ? color : color.hueRotated(by: paintHue), alpha: alpha)
         guard source != 0, !outline.edges.isEmpty else { return true }
         let (minX, minY, maxX, maxY) = (outline.minX, outline.minY, outline.maxX, outline.maxY)
