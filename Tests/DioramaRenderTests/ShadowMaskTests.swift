@@ -7,9 +7,9 @@ import Testing
 
 /// A quick shadow's full-resolution coverage is interpolated from its reduced-resolution cells (ShadowDrawing.swift).
 @Suite struct ShadowMaskTests {
-    /// Every pixel of the mask is the bilinear blend its definition gives (cell centres, 1/256 weights, rounded once),
-    /// zero over quads the content covers, for factors from 1 to 16 and areas that cut cells anywhere; rows outside the
-    /// mask's are zero by that definition too.
+    /// Every pixel of the mask is the bilinear blend its definition gives (cell centres, 1/256 weights, rounded to a byte
+    /// across and again down), zero over quads the content covers, for factors from 1 to 16 and areas that cut cells
+    /// anywhere; rows outside the mask's are zero by that definition too.
     @Test(arguments: [1, 2, 3, 5, 8, 13, 16])
     func theCoverageMaskIsTheBilinearBlendOfItsCells(factor: Int) {
         var random = SplitMix64(seed: UInt64(factor))
@@ -58,8 +58,8 @@ import Testing
     }
 
     /// The definition: device row y lies between cell rows j0 and j0 + 1 (those whose centres surround it), column x
-    /// between two cell columns likewise; the four are blended with 1/256 weights and rounded once. A pixel whose quad
-    /// the content covers is zero.
+    /// between two cell columns likewise; each row's two are blended with 1/256 weights and rounded, then the two rows.
+    /// A pixel whose quad the content covers is zero.
     private static func blend(_ grid: SilhouetteGrid, _ cells: UnsafeMutablePointer<UInt8>, _ covered: UnsafeMutablePointer<Bool>,
                               x: Int, y: Int) -> UInt8 {
         let factor = grid.factor
@@ -75,9 +75,9 @@ import Testing
         if covered[j0 * grid.cellsX + min(p, grid.cellsX - 2)] { return 0 }
         let (fx, fy) = (weight(u), weight(v))
         func cell(_ column: Int, _ row: Int) -> UInt32 { UInt32(cells[row * grid.cellsX + column]) }
-        let top = cell(p, j0) * (256 - fx) + cell(q, j0) * fx
-        let bottom = cell(p, j0 + 1) * (256 - fx) + cell(q, j0 + 1) * fx
-        return UInt8((top * (256 - fy) + bottom * fy + 0x8000) >> 16)
+        let top = (cell(p, j0) * (256 - fx) + cell(q, j0) * fx + 128) >> 8
+        let bottom = (cell(p, j0 + 1) * (256 - fx) + cell(q, j0 + 1) * fx + 128) >> 8
+        return UInt8((top * (256 - fy) + bottom * fy + 128) >> 8)
     }
 
     /// A quick shadow painted through its mask by pixman is cairo's mask painted, byte for byte, so that a part of a
