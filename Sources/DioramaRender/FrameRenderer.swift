@@ -211,7 +211,7 @@ public final class FrameRenderer {
                 // The references' switches (tests): helpers must draw as this renderer decides clip-safety.
                 (helper.evaluatesGradients, helper.resamplesArt, helper.resamplesEveryCell) = (evaluatesGradients, resamplesArt, resamplesEveryCell)
                 (helper.rasterizesFills, helper.largestScanConvertedFill) = (rasterizesFills, largestScanConvertedFill)
-                helper.usesOcclusion = usesOcclusion
+                (helper.usesOcclusion, helper.paintsShadowsWithPixman) = (usesOcclusion, paintsShadowsWithPixman)
             }
         }
         let key = FrameKey(width: width, height: height, canvas: snapshot.canvas, background: snapshot.background)

@@ -149,7 +149,9 @@ public enum GaussianBlur {
         let line = scratch.line.atLeast(max(width, height))
         let sums = scratch.sums.atLeast(width)
         let plane = scratch.plane.atLeast(width * height)
-        for radius in [radii.0, radii.1, radii.2] where radius > 0 {
+        for pass in 0..<3 {
+            let radius = pass == 0 ? radii.0 : pass == 1 ? radii.1 : radii.2
+            guard radius > 0 else { continue }
             let scale = UInt32((1 << 16) / (2 * radius + 1))
             // Across each row, into the line buffer and back.
             for y in 0..<height {

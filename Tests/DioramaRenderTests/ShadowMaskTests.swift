@@ -1,6 +1,7 @@
 @testable import DioramaRender
 import CCairo
 import DioramaDocument
+import DioramaTestSupport
 import DioramaTimeline
 import Foundation
 import Testing
@@ -37,7 +38,7 @@ import Testing
                                  width: 1 + Int(random.next() % UInt64(fullWidth - x0)),
                                  height: 1 + Int(random.next() % UInt64(fullHeight - y0)))
             // Scratch used before (by the trials before, and a larger mask): what it held must not show.
-            let used = scratch.maskPixels(width: 256, height: 256)
+            let used = scratch.maskPixels(width: 1024, height: 512)
             memset(cairo_image_surface_get_data(used.surface), 0xA5, Int(cairo_image_surface_get_stride(used.surface)) * used.height)
             let mask = grid.coverageMask(shadow, covered: covered, area: area, scratch: scratch)
             var painted = 0, mismatches = 0
@@ -107,6 +108,43 @@ import Testing
             }
         }
         #expect(compared >= 4 * 3 * 3)
+    }
+
+    /// Shadowed children of groups cut by clip shapes (a rectangle of whole pixels, a circle), followed by nodes of
+    /// their own: the shadows stay inside the shapes, as cairo paints them, and what comes after is not cut by the
+    /// shapes (the clip a run of top-level nodes reads once must not be read inside one).
+    @Test func aShadowInsideAClipShapeIsCutByItAndNothingAfterIs() throws {
+        let json = """
+            { "canvas": { "width": 200, "height": 200, "background": "#102030" },
+              "scenes": [{ "id": "cut", "duration": 2, "nodes": [
+                { "type": "group", "clipShape": { "type": "rect", "x": 10, "y": 10, "width": 80, "height": 80 }, "children": [
+                  { "type": "rect", "x": 20, "y": 20, "width": 50, "height": 50, "fill": "#ffffff",
+                    "shadow": { "color": "#ff000090", "radius": 6, "x": 14, "y": 14 } } ] },
+                { "type": "group", "clipShape": { "type": "circle", "cx": 150, "cy": 50, "r": 35 }, "children": [
+                  { "type": "rect", "x": 125, "y": 25, "width": 40, "height": 40, "fill": "#ffffff",
+                    "shadow": { "color": "#00ff0090", "radius": 6, "x": 12, "y": 12 } } ] },
+                { "type": "circle", "cx": 100, "cy": 150, "r": 30, "fill": "#3366ff" },
+                { "type": "rect", "x": 150, "y": 150, "width": 30, "height": 30, "fill": "#ffcc00",
+                  "shadow": { "color": "#000000a0", "radius": 5, "y": 6 } } ] }] }
+            """
+        let snapshot = SceneEvaluator(document: try DocumentFixtures.decode(json).document).snapshot(scene: 0, at: 0)
+        let reference = FrameRenderer()
+        reference.paintsShadowsWithPixman = false
+        let expected = try reference.render(snapshot, width: 200, height: 200)
+        for threads in [1, 2] {
+            let frame = try FrameRenderer(threads: threads).render(snapshot, width: 200, height: 200)
+            let differing = frame.bytes == expected.bytes ? 0 : zip(frame.bytes, expected.bytes).filter { $0 != $1 }.count
+            #expect(differing == 0, "\(threads) threads: \(differing) bytes differ")
+            // The circle after the clipped groups is drawn whole; no red shadow outside the square clip.
+            func pixel(_ x: Int, _ y: Int) -> (red: UInt32, green: UInt32, blue: UInt32) {
+                let value = frame.pixel(x: x, y: y)
+                return ((value >> 16) & 0xFF, (value >> 8) & 0xFF, value & 0xFF)
+            }
+            #expect(pixel(100, 150).blue == 255 && pixel(75, 150).blue == 255, "the circle after the groups")
+            #expect(pixel(165, 165).red == 255 && pixel(165, 183).blue < 0x30, "the square after them, and its shadow")
+            #expect(pixel(95, 95).red < 0x20 && pixel(80, 80).red > 0x40, "the red shadow, cut at the square")
+            #expect(pixel(180, 80).green < 0x30 && pixel(172, 65).green > 0x60, "the green shadow, cut at the circle")
+        }
     }
 
     private static func castsShadow(_ node: Node) -> Bool {
