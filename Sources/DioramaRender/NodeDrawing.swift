@@ -179,9 +179,22 @@ extension FrameRenderer {
         cairo_identity_matrix(cr)
         cairo_rectangle(cr, Double(visible.x), Double(visible.y), Double(visible.width), Double(visible.height))
         cairo_clip(cr)
+        var opacity = node.opacity
+        if factor > 1, opacity < 1 {
+            // A reduced layer is enlarged as it is painted: with the opacity as a mask, pixman takes its general
+            // path; with the opacity applied to the few reduced pixels first, its bilinear fast path.
+            let strength = UInt32((min(max(opacity, 0), 1) * 255).rounded())
+            withPixels(of: layer) { pixels, width, height, rowPixels in
+                for y in 0..<height {
+                    let row = pixels + y * rowPixels
+                    for x in 0..<width { row[x] = Self.multiply(row[x], by: strength) }
+                }
+            }
+            opacity = 1
+        }
         cairo_set_source_surface(cr, layer, 0, 0)
         if factor > 1 { cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR) }
-        if node.opacity < 1 { cairo_paint_with_alpha(cr, node.opacity) } else { cairo_paint(cr) }
+        if opacity < 1 { cairo_paint_with_alpha(cr, opacity) } else { cairo_paint(cr) }
         cairo_restore(cr)
     }
 

@@ -72,6 +72,31 @@ import Testing
         #expect(c.a == 255)
     }
 
+    /// A wide blur is drawn small and enlarged (a reduced layer); its opacity scales every pixel of it alike: within a
+    /// level of the opaque blur's pixel times the opacity (the opacity is applied to the small layer before it is
+    /// enlarged), on black, across the whole blurred square.
+    @Test func opacityScalesAWideBlurEverywhere() throws {
+        func blurred(_ opacity: Double) throws -> RenderedFrame {
+            try render(RenderFixtures.snapshot(width: 200, height: 200, [
+                RenderFixtures.rect(Rect(x: 60, y: 60, width: 80, height: 80), fill: .solid(.white), opacity: opacity, blur: 24)]),
+                200, 200)
+        }
+        let opaque = try blurred(1)
+        for opacity in [0.5, 0.2] {
+            let faint = try blurred(opacity)
+            var worst = 0, lit = 0
+            for y in stride(from: 0, to: 200, by: 3) {
+                for x in stride(from: 0, to: 200, by: 3) {
+                    let full = channels(opaque.pixel(x: x, y: y)).r
+                    if full > 8 { lit += 1 }
+                    worst = max(worst, abs(channels(faint.pixel(x: x, y: y)).r - Int((Double(full) * opacity).rounded())))
+                }
+            }
+            #expect(worst <= 1, "opacity \(opacity): a pixel is \(worst) levels from the opaque blur's times the opacity")
+            #expect(lit > 1000)
+        }
+    }
+
     @Test func aGroupWithOpacityIsOneLayerNotTranslucentChildren() throws {
         // Two overlapping white squares in a group at 0.5: the overlap is as bright as the rest (one layer).
         let a = RenderFixtures.rect(Rect(x: 10, y: 10, width: 50, height: 50), fill: .solid(.white))
