@@ -219,9 +219,8 @@ final class ParticleSpriteCache {
         /// about each arm, so its mirror image is the snowflake turned by −θ, and its transpose (mirrored about the
         /// diagonal) by 30° − θ; the sub-pixel place is mirrored or swapped with it (a quarter q's centre, (q + 0.5) / 4,
         /// mirrors to 3 − q's). cairo's pen takes about 30 µs a snowflake, and the flower's first seconds make thousands:
-        /// now a sixth of them.
-        /// The pixels are cairo's for the key within a few levels (its rasterizer is not symmetric: a transpose turns
-        /// its sub-rows into columns).
+        /// now a sixth of them. The pixels are cairo's for the key within a few levels (its rasterizer is not
+        /// symmetric: a transpose turns its sub-rows into columns).
         var symmetricSource: (Key, Turn)? {
             guard shape == .snowflake else { return nil }
             var source = self

@@ -66,7 +66,8 @@ extension FrameRenderer {
         defer { cairo_surface_destroy(coverCells) }
         guard let coverAlpha = cairo_image_surface_get_data(coverCells) else { return }
         let coverRowBytes = Int(cairo_image_surface_get_stride(coverCells))
-        // The working cells in storage the renderer keeps: a shadow allocates none of its own.
+        // The working cells in storage the renderer keeps (what a shadow still makes each time: its silhouette's
+        // surface, and a pixman image over the target).
         let scratch = shadowScratch
         let shadowAlpha = scratch.shifted.atLeast(cellsX * cellsY)
         grid.shift(coverAlpha, rowBytes: coverRowBytes, by: (offset.x / Double(factor), offset.y / Double(factor)),
@@ -76,8 +77,8 @@ extension FrameRenderer {
         let covered = scratch.covered.atLeast(cellsX * cellsY)
         grid.markCoveredQuads(coverAlpha, rowBytes: coverRowBytes, into: covered)
 
-        // The shadow's coverage at full resolution, only over rows where it shows, painted by cairo (pixman's
-        // solid-through-mask compositing is far faster than blending pixel by pixel here).
+        // The shadow's coverage at full resolution, only over rows where it shows, painted through by pixman's
+        // solid-through-mask compositing (far faster than blending pixel by pixel here), or by cairo's mask.
         guard let mask = grid.coverageMask(shadowAlpha, covered: covered, area: visible, scratch: scratch) else { return }
         let color = shadow.color.hueRotated(by: shadowHue)
         if paintShadow(color, mask: mask.image, at: PixelRect(x: visible.x, y: mask.top, width: visible.width, height: mask.rows),
