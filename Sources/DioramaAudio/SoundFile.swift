@@ -3,7 +3,7 @@ import CSndfile
 import DioramaMixer
 
 /// Reads sound files into mixer sounds: decode with libsndfile, convert to the engine's rate with
-/// libsamplerate, and lay the channels out as stereo.
+/// libsamplerate, and keep one channel (mono, played centred) or two.
 ///
 /// Never call this on the audio thread: it reads files and allocates.
 public enum SoundFile {
@@ -16,21 +16,22 @@ public enum SoundFile {
     /// kept), a good trade between load time and transparency for effects and ambience.
     public static let converterQuality = Int32(SRC_SINC_MEDIUM_QUALITY)
 
-    /// Loads `path` as sound `name`, converted to `sampleRate` frames per second, stereo.
+    /// Loads `path` as sound `name`, converted to `sampleRate` frames per second.
     ///
-    /// Mono files are centred (the same signal at unity on both channels); files with more than
-    /// two channels keep their first two.
+    /// Mono files stay mono, and play centred (the same signal at unity on both channels); files with
+    /// more than two channels keep their first two.
     public static func load(name: String, path: String, sampleRate: Int = 48_000) throws(SoundLoadError) -> MixerSound {
         let decoded = try decode(name: name, path: path)
         var samples = decoded.samples
         if decoded.rate != sampleRate {
-            samples = try resample(samples, channels: 2, from: decoded.rate, to: sampleRate, name: name, path: path)
+            samples = try resample(samples, channels: decoded.channels, from: decoded.rate, to: sampleRate, name: name, path: path)
         }
-        return MixerSound(name: name, interleavedStereo: samples)
+        return decoded.channels == 1 ? MixerSound(name: name, mono: samples) : MixerSound(name: name, interleavedStereo: samples)
     }
 
-    /// Decodes the whole file to interleaved stereo floats at the file's own rate.
-    static func decode(name: String, path: String) throws(SoundLoadError) -> (samples: [Float], rate: Int) {
+    /// Decodes the whole file to floats at the file's own rate: one channel for a mono file, else the first two
+    /// interleaved.
+    static func decode(name: String, path: String) throws(SoundLoadError) -> (samples: [Float], channels: Int, rate: Int) {
         var info = SF_INFO()
         guard let file = sf_open(path, Int32(SFM_READ), &info) else {
             throw .unreadable(name, path, String(cString: sf_strerror(nil)))
@@ -70,13 +71,13 @@ public enum SoundFile {
                 reason: "it is truncated: its header promises \(frames) frames but only \(read) could be read",
                 hint: "the file was cut short (an interrupted copy or export?); export it again")
         }
+        if channels <= 2 { return (raw, channels, rate) }
         var stereo = [Float](repeating: 0, count: frames * 2)
         for frame in 0..<frames {
-            let left = raw[frame * channels]
-            stereo[2 * frame] = left
-            stereo[2 * frame + 1] = channels > 1 ? raw[frame * channels + 1] : left
+            stereo[2 * frame] = raw[frame * channels]
+            stereo[2 * frame + 1] = raw[frame * channels + 1]
         }
-        return (stereo, rate)
+        return (stereo, 2, rate)
     }
 
     /// libsndfile quietly plays what is left of a WAV/AIFF cut short, noting it only in its log

@@ -104,7 +104,8 @@ extension Voice {
     /// Like `mix`, with each frame also scaled by `duck[index]` (the ambience's ducking curve).
     @inline(__always)
     func mix(into output: UnsafeMutablePointer<Float>, count: Int, frame: Int64, duck: UnsafePointer<Float>) {
-        let source = self.source + 2 * position
+        let step = channels, right = channels - 1
+        let source = self.source + step * position
         let fading = frame - startFrame < Int64(fadeInFrames)
         let releasing = frame >= release.frame
         let fadeElapsed = Int(frame - startFrame)
@@ -117,8 +118,8 @@ extension Voice {
             if releasing {
                 envelope *= releaseLevel * (1 - Float(releaseElapsed + index) * inverseRelease)
             }
-            output[2 * index] += source[2 * index] * gainLeft * envelope
-            output[2 * index + 1] += source[2 * index + 1] * gainRight * envelope
+            output[2 * index] += source[step * index] * gainLeft * envelope
+            output[2 * index + 1] += source[step * index + right] * gainRight * envelope
         }
     }
 }

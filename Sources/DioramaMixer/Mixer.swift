@@ -80,7 +80,7 @@ public final class Mixer: @unchecked Sendable {
     public let sounds: [MixerSound]
     public let commands: CommandRing<MixerCommand>
 
-    private let soundTable: UnsafeMutablePointer<(source: UnsafePointer<Float>, frames: Int)>
+    private let soundTable: UnsafeMutablePointer<(source: UnsafePointer<Float>, frames: Int, channels: Int)>
     private let voices: UnsafeMutablePointer<Voice>
     /// What free voice slots point at.
     private let silence: UnsafeMutablePointer<Float>
@@ -123,7 +123,7 @@ public final class Mixer: @unchecked Sendable {
         self.commands = CommandRing(minimumCapacity: configuration.commandCapacity)
         soundTable = .allocate(capacity: max(sounds.count, 1))
         for (index, sound) in sounds.enumerated() {
-            soundTable[index] = (UnsafePointer(sound.frames.baseAddress!), sound.frameCount)
+            soundTable[index] = (UnsafePointer(sound.frames.baseAddress!), sound.frameCount, sound.channels)
         }
         slotCount = configuration.voiceLimit * 2
         silence = .allocate(capacity: 2)
@@ -369,7 +369,7 @@ public final class Mixer: @unchecked Sendable {
         let gains = constantPowerGains(pan: start.pan)
         let gain = start.gain.isFinite ? max(start.gain, 0) : 0
         voices[slot] = Voice(
-            isActive: true, source: sound.source, soundFrames: sound.frames, position: position,
+            isActive: true, source: sound.source, channels: sound.channels, soundFrames: sound.frames, position: position,
             loops: start.loops, startFrame: startFrame,
             gainLeft: gain * gains.left, gainRight: gain * gains.right,
             fadeInFrames: max(start.fadeInFrames, 0),

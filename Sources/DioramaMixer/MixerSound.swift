@@ -1,37 +1,52 @@
-/// An immutable stereo sound at the engine's rate (frames per second), ready to play.
+/// An immutable sound at the engine's rate (frames per second), ready to play: stereo, or mono played centred.
 ///
-/// Samples are interleaved left/right `Float`s. The buffer is allocated once here and never
-/// resized, so the mixer can keep a raw pointer to it for as long as it holds the sound.
+/// Samples are interleaved left/right `Float`s, or one `Float` a frame for a mono sound (half the memory of its stereo
+/// copy: the shipped sounds are mono, 27 MB as stereo). The buffer is allocated once here and never resized, so the
+/// mixer can keep a raw pointer to it for as long as it holds the sound.
 public final class MixerSound: @unchecked Sendable {
     // @unchecked Sendable: `frames` is written only in `init` and freed only in `deinit`;
     // in between it is read-only, so any number of threads may read it.
     public let name: String
-    /// Length in frames (one frame = one left and one right sample).
+    /// Length in frames (one frame = one sample a channel).
     public let frameCount: Int
+    /// 2 (interleaved left and right) or 1 (mono: the same signal at unity on both channels).
+    public let channels: Int
     let frames: UnsafeMutableBufferPointer<Float>
 
     /// Makes a sound from interleaved stereo samples (`samples.count` must be even).
-    public init(name: String, interleavedStereo samples: [Float]) {
+    public convenience init(name: String, interleavedStereo samples: [Float]) {
         precondition(samples.count % 2 == 0, "interleaved stereo needs an even sample count")
-        self.name = name
-        self.frameCount = samples.count / 2
-        self.frames = .allocate(capacity: max(samples.count, 2))
-        _ = frames.initialize(from: samples)
-        if samples.isEmpty { frames.initialize(repeating: 0) }
+        self.init(name: name, samples: samples, channels: 2)
     }
 
-    /// Makes a stereo sound from mono samples, centred: both channels carry the mono signal at unity.
+    /// Makes a sound from mono samples, centred: both channels carry the mono signal at unity.
     public convenience init(name: String, mono samples: [Float]) {
-        var stereo = [Float](repeating: 0, count: samples.count * 2)
-        for (index, sample) in samples.enumerated() {
-            stereo[2 * index] = sample
-            stereo[2 * index + 1] = sample
-        }
-        self.init(name: name, interleavedStereo: stereo)
+        self.init(name: name, samples: samples, channels: 1)
     }
 
-    /// The interleaved samples, copied out (for tests and tools; never on the audio thread).
-    public var interleavedSamples: [Float] { Array(frames.prefix(frameCount * 2)) }
+    private init(name: String, samples: [Float], channels: Int) {
+        self.name = name
+        self.channels = channels
+        self.frameCount = samples.count / channels
+        self.frames = .allocate(capacity: max(samples.count, 2))
+        if samples.isEmpty {
+            frames.initialize(repeating: 0)
+        } else {
+            _ = frames.initialize(from: samples)
+        }
+    }
+
+    /// The samples as interleaved stereo (a mono sound's on both channels), copied out (for tests and tools; never on
+    /// the audio thread).
+    public var interleavedSamples: [Float] {
+        guard channels == 1 else { return Array(frames.prefix(frameCount * 2)) }
+        var stereo = [Float](repeating: 0, count: frameCount * 2)
+        for index in 0..<frameCount {
+            stereo[2 * index] = frames[index]
+            stereo[2 * index + 1] = frames[index]
+        }
+        return stereo
+    }
 
     deinit { frames.deallocate() }
 }

@@ -116,6 +116,8 @@ struct StopSchedule {
 struct Voice {
     var isActive = false
     var source: UnsafePointer<Float>
+    /// The sound's samples a frame: 2 (left, right) or 1 (mono, the same on both channels).
+    var channels = 2
     var soundFrames: Int
     /// Next frame of the sound to play.
     var position = 0
@@ -167,15 +169,26 @@ struct Voice {
     /// the fade-in neither ends nor starts, and the release neither starts nor ends.
     @inline(__always)
     func mix(into output: UnsafeMutablePointer<Float>, count: Int, frame: Int64) {
-        let source = self.source + 2 * position
+        // Frame i's left sample is source[step * i], its right one `right` after it (the same sample, mono).
+        let step = channels, right = channels - 1
+        let source = self.source + step * position
         let gainLeft = self.gainLeft
         let gainRight = self.gainRight
         let fading = frame - startFrame < Int64(fadeInFrames)
         let releasing = frame >= release.frame
         if !fading && !releasing {
-            for index in 0..<count {
-                output[2 * index] += source[2 * index] * gainLeft
-                output[2 * index + 1] += source[2 * index + 1] * gainRight
+            // The common case, in loops of a fixed stride, which the compiler vectorizes.
+            if step == 2 {
+                for index in 0..<count {
+                    output[2 * index] += source[2 * index] * gainLeft
+                    output[2 * index + 1] += source[2 * index + 1] * gainRight
+                }
+            } else {
+                for index in 0..<count {
+                    let sample = source[index]
+                    output[2 * index] += sample * gainLeft
+                    output[2 * index + 1] += sample * gainRight
+                }
             }
             return
         }
@@ -191,8 +204,8 @@ struct Voice {
             if releasing {
                 envelope *= releaseLevel * (1 - Float(releaseElapsed + index) * inverseRelease)
             }
-            output[2 * index] += source[2 * index] * gainLeft * envelope
-            output[2 * index + 1] += source[2 * index + 1] * gainRight * envelope
+            output[2 * index] += source[step * index] * gainLeft * envelope
+            output[2 * index + 1] += source[step * index + right] * gainRight * envelope
         }
     }
 }
