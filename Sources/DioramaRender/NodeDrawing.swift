@@ -183,7 +183,8 @@ extension FrameRenderer {
         if factor > 1, opacity < 1 {
             // A reduced layer is enlarged as it is painted: with the opacity as a mask, pixman takes its general
             // path; with the opacity applied to the few reduced pixels first, its bilinear fast path.
-            let strength = UInt32((min(max(opacity, 0), 1) * 255).rounded())
+            // As cairo takes a paint's alpha: to 16 bits, rounded, then the top 8.
+            let strength = UInt32(min(max(opacity, 0), 1) * 65535 + 0.5) >> 8
             withPixels(of: layer) { pixels, width, height, rowPixels in
                 for y in 0..<height {
                     let row = pixels + y * rowPixels

@@ -20,9 +20,11 @@ struct AudioBench: AsyncParsableCommand {
     var voices: Int = 32
 
     func run() async throws {
-        let mix = AudioBenchmark.mixer(voices: voices, seconds: 60)
-        print(String(format: "mixer: %d voices, %.0f s mixed in %.3f s: %.0fx real time (one core)",
-                     mix.voices, mix.mixedSeconds, mix.wallSeconds, mix.realTimeFactor))
+        for mono in [false, true] {
+            let mix = AudioBenchmark.mixer(voices: voices, seconds: 60, mono: mono)
+            print(String(format: "mixer: %d %@ voices, %.0f s mixed in %.3f s: %.0fx real time (one core)",
+                         mix.voices, mono ? "mono" : "stereo", mix.mixedSeconds, mix.wallSeconds, mix.realTimeFactor))
+        }
         guard let scenes else { return }
         let loaded = try loadDocumentOrExit(scenes)
         let schedule = CueSchedule(document: loaded.document, sampleRate: 48_000)

@@ -12,16 +12,18 @@ struct AudioBenchmarkFigures: Sendable {
 
 enum AudioBenchmark {
     /// Mixes `seconds` of audio with `voices` looping voices (fades, pans, the limiter all active)
-    /// in 256-frame blocks on the calling thread, and times it.
-    static func mixer(voices: Int = 32, seconds: Double = 60, sampleRate: Int = 48_000) -> AudioBenchmarkFigures {
+    /// in 256-frame blocks on the calling thread, and times it. The sounds are stereo noise, or mono (as the shipped
+    /// sounds are).
+    static func mixer(voices: Int = 32, seconds: Double = 60, sampleRate: Int = 48_000, mono: Bool = false) -> AudioBenchmarkFigures {
         var state: UInt64 = 1
+        let channels = mono ? 1 : 2
         let sounds = (0..<8).map { index -> MixerSound in
             let frames = sampleRate + index * 997
-            let samples = (0..<(2 * frames)).map { _ -> Float in
+            let samples = (0..<(channels * frames)).map { _ -> Float in
                 state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 return Float(Int32(truncatingIfNeeded: state >> 32)) / Float(Int32.max) * 0.05
             }
-            return MixerSound(name: "noise\(index)", interleavedStereo: samples)
+            return mono ? MixerSound(name: "noise\(index)", mono: samples) : MixerSound(name: "noise\(index)", interleavedStereo: samples)
         }
         let mixer = Mixer(sounds: sounds, configuration: MixerConfiguration(sampleRate: sampleRate, voiceLimit: max(voices, 1)))
         for voice in 0..<voices {
