@@ -59,43 +59,36 @@ extension FrameRenderer {
         let green = UInt32((min(max(color.green, 0), 1) * 255).rounded())
         let blue = UInt32((min(max(color.blue, 0), 1) * 255).rounded())
         @inline(__always) func times(_ a: UInt32, _ b: UInt32) -> UInt32 { (a * b + 127) / 255 }
-        if mode == .normal {
-            // OVER, two channels at a time (SolidFill.swift's `multiply`): pixel = colour × a + pixel × (1 − a).
-            let opaque = 0xFF00_0000 | red << 16 | green << 8 | blue
+        /// Calls `paint` with each pixel the sprite covers within the area: its row, column and coverage.
+        @inline(__always) func eachCovered(_ paint: (_ row: UnsafeMutablePointer<UInt32>, _ x: Int, _ coverage: UInt32) -> Void) {
             for y in y0..<y1 {
                 let row = pixels + y * rowPixels
                 let spriteRow = (y - top) * size - left
                 for x in x0..<x1 {
                     let c = UInt32(coverage[spriteRow + x])
-                    guard c > 0 else { continue }
-                    let a = times(c, strength), keep = 255 - a
-                    row[x] = Self.multiply(opaque, by: a) &+ Self.multiply(row[x], by: keep)
+                    if c > 0 { paint(row, x, c) }
                 }
+            }
+        }
+        if mode == .normal {
+            // OVER, two channels at a time (SolidFill.swift's `multiply`): pixel = colour × a + pixel × (1 − a).
+            let opaque = 0xFF00_0000 | red << 16 | green << 8 | blue
+            eachCovered { row, x, c in
+                let a = times(c, strength), keep = 255 - a
+                row[x] = Self.multiply(opaque, by: a) &+ Self.multiply(row[x], by: keep)
             }
             return
         }
-        for y in y0..<y1 {
-            let row = pixels + y * rowPixels
-            let spriteRow = (y - top) * size - left
-            for x in x0..<x1 {
-                let c = UInt32(coverage[spriteRow + x])
-                guard c > 0 else { continue }
-                let a = times(c, strength)
-                let (sa, sr, sg, sb) = (a, times(red, a), times(green, a), times(blue, a))
-                let d = row[x]
-                let (da, dr, dg, db) = (d >> 24, (d >> 16) & 0xFF, (d >> 8) & 0xFF, d & 0xFF)
-                let out: (UInt32, UInt32, UInt32, UInt32)
-                switch mode {
-                case .normal:
-                    let keep = 255 - a
-                    out = (sa + times(da, keep), sr + times(dr, keep), sg + times(dg, keep), sb + times(db, keep))
-                case .add:
-                    out = (min(255, sa + da), min(255, sr + dr), min(255, sg + dg), min(255, sb + db))
-                case .screen:
-                    out = (sa + da - times(sa, da), sr + dr - times(sr, dr), sg + dg - times(sg, dg), sb + db - times(sb, db))
-                }
-                row[x] = out.0 << 24 | min(out.1, out.0) << 16 | min(out.2, out.0) << 8 | min(out.3, out.0)
-            }
+        // ADD or SCREEN, channel by channel.
+        eachCovered { row, x, c in
+            let a = times(c, strength)
+            let (sa, sr, sg, sb) = (a, times(red, a), times(green, a), times(blue, a))
+            let d = row[x]
+            let (da, dr, dg, db) = (d >> 24, (d >> 16) & 0xFF, (d >> 8) & 0xFF, d & 0xFF)
+            let out = mode == .add
+                ? (min(255, sa + da), min(255, sr + dr), min(255, sg + dg), min(255, sb + db))
+                : (sa + da - times(sa, da), sr + dr - times(sr, dr), sg + dg - times(sg, dg), sb + db - times(sb, db))
+            row[x] = out.0 << 24 | min(out.1, out.0) << 16 | min(out.2, out.0) << 8 | min(out.3, out.0)
         }
     }
 
