@@ -191,10 +191,7 @@ extension FrameRenderer {
             colors = colorScratch.surface
             sourceImage = colorScratch.image.map { pixman_image_ref($0) }
         case .solid(let color):
-            let pixel = Self.cairoPremultiplied(paintHue == 0 ? color : color.hueRotated(by: paintHue), alpha: alpha)
-            func wide(_ shift: UInt32) -> UInt16 { UInt16((pixel >> shift) & 0xFF) * 257 }
-            var wideColor = pixman_color_t(red: wide(16), green: wide(8), blue: wide(0), alpha: wide(24))
-            sourceImage = pixman_image_create_solid_fill(&wideColor)
+            sourceImage = Self.pixmanSolidFill(Self.cairoPremultiplied(paintHue == 0 ? color : color.hueRotated(by: paintHue), alpha: alpha))
         }
         defer {
             if let sourceImage { pixman_image_unref(sourceImage) }

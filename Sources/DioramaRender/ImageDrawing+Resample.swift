@@ -263,9 +263,8 @@ extension FrameRenderer {
     /// They stay valid until a call for the same format asks for more: then larger ones take their place, and a
     /// `scratchSurface` view of the old ones must not be alive.
     func keptScratch(width: Int, height: Int, format: cairo_format_t) -> ScratchSurface {
-        let kept = format == CAIRO_FORMAT_A8 ? scratchCoverage : scratchPixels
-        if let kept, kept.width >= width, kept.height >= height { return kept }
-        let scratch = ScratchSurface(width: max(width, kept?.width ?? 0), height: max(height, kept?.height ?? 0), format: format)
+        let scratch = ScratchSurface.atLeast(format == CAIRO_FORMAT_A8 ? scratchCoverage : scratchPixels,
+                                             width: width, height: height, format: format)
         if format == CAIRO_FORMAT_A8 { scratchCoverage = scratch } else { scratchPixels = scratch }
         return scratch
     }
@@ -312,6 +311,12 @@ final class ScratchSurface {
         self.height = height
         surface = cairo_image_surface_create(format, Int32(width), Int32(height))!
         image = FrameRenderer.pixmanImage(over: surface)
+    }
+
+    /// `kept` when it is at least `width` × `height`; else new pixels at least as large as both.
+    static func atLeast(_ kept: ScratchSurface?, width: Int, height: Int, format: cairo_format_t) -> ScratchSurface {
+        if let kept, kept.width >= width, kept.height >= height { return kept }
+        return ScratchSurface(width: max(width, kept?.width ?? 0), height: max(height, kept?.height ?? 0), format: format)
     }
 
     deinit {

@@ -387,21 +387,18 @@ final class ShadowScratch {
 
     /// A8 pixels at least `width` × `height`, kept (see `FrameRenderer.keptScratch`).
     func maskPixels(width: Int, height: Int) -> ScratchSurface {
-        if let mask, mask.width >= width, mask.height >= height { return mask }
-        let grown = ScratchSurface(width: max(width, mask?.width ?? 0), height: max(height, mask?.height ?? 0), format: CAIRO_FORMAT_A8)
-        mask = grown
-        return grown
+        let kept = ScratchSurface.atLeast(mask, width: width, height: height, format: CAIRO_FORMAT_A8)
+        mask = kept
+        return kept
     }
 
-    /// A pixman solid fill of the premultiplied ARGB32 `pixel` (its 8-bit components repeated into 16 bits, which
-    /// pixman takes back exactly), kept while shadows keep their colour.
+    /// A pixman solid fill of the premultiplied ARGB32 `pixel` (`FrameRenderer.pixmanSolidFill`), kept while shadows
+    /// keep their colour.
     func solid(_ pixel: UInt32) -> OpaquePointer? {
         if let solidImage, solidPixel == pixel { return solidImage }
         if let solidImage { pixman_image_unref(solidImage) }
-        func wide(_ shift: UInt32) -> UInt16 { UInt16((pixel >> shift) & 0xFF) * 257 }
-        var color = pixman_color_t(red: wide(16), green: wide(8), blue: wide(0), alpha: wide(24))
         solidPixel = pixel
-        solidImage = pixman_image_create_solid_fill(&color)
+        solidImage = FrameRenderer.pixmanSolidFill(pixel)
         return solidImage
     }
 

@@ -274,6 +274,14 @@ extension FrameRenderer {
         return low | high
     }
 
+    /// A pixman solid fill of the premultiplied ARGB32 `pixel`: its 8-bit components repeated into 16 bits, which pixman
+    /// takes back exactly. The caller unrefs it.
+    static func pixmanSolidFill(_ pixel: UInt32) -> OpaquePointer? {
+        func wide(_ shift: UInt32) -> UInt16 { UInt16((pixel >> shift) & 0xFF) * 257 }
+        var color = pixman_color_t(red: wide(16), green: wide(8), blue: wide(0), alpha: wide(24))
+        return pixman_image_create_solid_fill(&color)
+    }
+
     /// The premultiplied ARGB32 pixel cairo makes of a solid colour: 16-bit components rounded, then truncated to 8.
     static func cairoPremultiplied(_ color: Color, alpha: Double) -> UInt32 {
         // NaN reads as 0 rather than trap in the conversions below.
