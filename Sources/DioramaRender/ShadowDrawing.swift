@@ -95,13 +95,10 @@ extension FrameRenderer {
     }
 
     /// Paints `color` through the A8 pixman image `mask` (its pixel (0, 0) at `area`'s corner, device pixels) with
-    /// pixman straight onto the target, as cairo's mask paints it, when the clip is whole pixels: cairo's path makes
-    /// about a dozen allocations a shadow. Inside clip shapes cairo paints (the clip a run of nodes reads once holds no
-    /// shape; inside one, the context's clip may read as whole pixels in one part of the frame and not in another, and
-    /// cairo's way is the same in every part). False, with nothing painted, when cairo must.
+    /// pixman straight onto the target, as cairo's mask paints it (byte for byte), when the clip is whole pixels:
+    /// cairo's path makes about a dozen allocations a shadow. False, with nothing painted, when cairo must.
     private func paintShadow(_ color: Color, mask: OpaquePointer?, at area: PixelRect, in cr: OpaquePointer) -> Bool {
-        guard paintsShadowsWithPixman, clipShapes.isEmpty, let mask, let (target, offset) = pixelTarget(cr), isPixelExact(target)
-        else { return false }
+        guard paintsShadowsWithPixman, let mask, let (target, offset) = pixelTarget(cr), isPixelExact(target) else { return false }
         var parts: [PixelRect] = []
         swap(&parts, &fillParts)
         defer { swap(&parts, &fillParts) }

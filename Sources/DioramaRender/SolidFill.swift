@@ -75,8 +75,9 @@ extension FrameRenderer {
     }
 
     /// `readWholePixelClip`, read once for a run of top-level nodes on drawFrame's context (see `frameClipContext`).
+    /// Inside clip shapes the context's clip is read as it stands: it is not the run's, and must not become it.
     func readClip(_ cr: OpaquePointer, into parts: inout [PixelRect]) -> Bool {
-        guard cr == frameClipContext else { return readWholePixelClip(cr, into: &parts) }
+        guard cr == frameClipContext, clipShapes.isEmpty else { return readWholePixelClip(cr, into: &parts) }
         // Read by the run's first fill, for the others.
         if frameClipIsWhole == nil { frameClipIsWhole = readWholePixelClip(cr, into: &frameClipRectangles) }
         parts.removeAll(keepingCapacity: true)
