@@ -36,6 +36,10 @@ public final class FrameRenderer {
     let shadowScratch = ShadowScratch()
     /// False paints quick shadows through cairo's mask (the reference for the shadow tests).
     var paintsShadowsWithPixman = true
+    /// False saves and transforms cairo's state for every node (the reference for the leaf fill tests).
+    var fillsLeavesWithoutSaving = true
+    /// How many leaf shapes `fillWithoutSaving` filled (tests).
+    var leavesFilledWithoutSaving = 0
     private var images: [String: OpaquePointer?] = [:]
     /// Image paths as snapshots give them -> made absolute against `imageDirectory` (built once, not every frame).
     private var resolvedPaths: [String: String] = [:]
@@ -212,6 +216,7 @@ public final class FrameRenderer {
                 (helper.evaluatesGradients, helper.resamplesArt, helper.resamplesEveryCell) = (evaluatesGradients, resamplesArt, resamplesEveryCell)
                 (helper.rasterizesFills, helper.largestScanConvertedFill) = (rasterizesFills, largestScanConvertedFill)
                 (helper.usesOcclusion, helper.paintsShadowsWithPixman) = (usesOcclusion, paintsShadowsWithPixman)
+                helper.fillsLeavesWithoutSaving = fillsLeavesWithoutSaving
             }
         }
         let key = FrameKey(width: width, height: height, canvas: snapshot.canvas, background: snapshot.background)

@@ -13,7 +13,7 @@ import Foundation
 extension FrameRenderer {
     /// Draws one node (and its subtree) with the context's current transform as its parent's space.
     func draw(_ node: NodeSnapshot, in cr: OpaquePointer) {
-        guard node.opacity > 0, node.transform.isDrawable else { return }
+        guard node.opacity > 0, node.transform.isDrawable, !fillWithoutSaving(node, in: cr) else { return }
         cairo_save(cr)
         var matrix = node.transform.cairoMatrix
         cairo_transform(cr, &matrix)
@@ -35,6 +35,25 @@ extension FrameRenderer {
         }
         paintHue = outerHue
         cairo_restore(cr)
+    }
+
+    /// Fills a leaf shape that our own code fills whole (a solid fill, no stroke or trim, no clip shape, painted
+    /// straight) without cairo_save, cairo_transform and cairo_restore, which cost more than filling a small shape:
+    /// its matrix is worked out here, as cairo_transform would. False, with nothing drawn, when `draw` must.
+    private func fillWithoutSaving(_ node: NodeSnapshot, in cr: OpaquePointer) -> Bool {
+        guard fillsLeavesWithoutSaving, case .shape(let shape) = node.content, let fill = shape.fill, (shape.stroke?.width ?? 0) <= 0,
+              shape.trimFrom <= 0, shape.trimTo >= 1, node.clipShape == nil, clipShapes.isEmpty,
+              painting(of: node) == .straight else { return false }
+        var parent = cairo_matrix_t(), nodeMatrix = node.transform.cairoMatrix, matrix = cairo_matrix_t()
+        cairo_get_matrix(cr, &parent)
+        cairo_matrix_multiply(&matrix, &nodeMatrix, &parent)
+        // A shape holds no image: its paint takes the node's hue rotation, as in `draw`.
+        let outerHue = paintHue
+        paintHue += node.hueRotation
+        defer { paintHue = outerHue }
+        guard fillSolid(fill, geometry: shape.geometry, alpha: min(node.opacity, 1), placed: matrix, in: cr) else { return false }
+        leavesFilledWithoutSaving += 1
+        return true
     }
 
     /// How `draw` paints a node: its content straight (its opacity as alpha), with a quick shadow beneath, or through

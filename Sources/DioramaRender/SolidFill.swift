@@ -26,10 +26,12 @@ extension FrameRenderer {
     /// Fills `geometry` (in the context's user space) with `paint` at `alpha`, when the paint is a solid colour, the
     /// shape small (`largestScanConvertedFill`) and the target whole ARGB32 pixels under a clip of whole-pixel
     /// rectangles, with the OVER operator and non-zero winding. False, with nothing drawn, when cairo must fill
-    /// instead. The context's path is left alone.
-    func fillSolid(_ paint: Paint, geometry: Geometry, alpha: Double, in cr: OpaquePointer) -> Bool {
+    /// instead. The context's path is left alone. `placed`: the geometry's matrix to device space when it is not the
+    /// context's own (a node placed without cairo_transform, see `fillWithoutSaving`).
+    func fillSolid(_ paint: Paint, geometry: Geometry, alpha: Double, placed: cairo_matrix_t? = nil, in cr: OpaquePointer) -> Bool {
         guard case .solid(let color) = paint, rasterizesFills, cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING,
-              let (target, offset, matrix) = ownPaintTarget(cr) else { return false }
+              let (target, offset, ctm) = ownPaintTarget(cr) else { return false }
+        let matrix = placed ?? ctm
         if !clipShapes.isEmpty {
             // Inside clip shapes, through a coverage cut by the same shapes, strip by strip, as a gradient fill is
             // (GradientFill.swift): not here, where whether the clip is whole pixels could depend on the band or damage

@@ -342,4 +342,65 @@ import Testing
         }
         #expect(reference.filledSolids == 4, "the mover ours, once a frame; the circles cairo's")
     }
+
+    /// A leaf shape filled without cairo's save, transform and restore (`fillWithoutSaving`) is the shape drawn the
+    /// usual way, byte for byte: shapes of every kind under rotated, scaled and translated groups, with opacity, hue
+    /// rotation and translucent colours, beside leaves that take the usual way (a stroke of width 0 with opacity, a
+    /// trim, a shadow, a clip shape, a gradient), on 1 and 2 threads, over several frames.
+    @Test func aLeafFilledWithoutSavingIsTheLeafDrawnTheUsualWay() throws {
+        var random = SeededRandom(seed: 0x1EAF)
+        func leaf(_ index: Int) -> NodeSnapshot {
+            let center = Point(x: -60 + random() * 120, y: -60 + random() * 120), size = 2 + random() * 14
+            let geometry: Geometry
+            switch index % 4 {
+            case 0: geometry = .ellipse(center: center, radiusX: size, radiusY: size * (0.5 + random()))
+            case 1: geometry = .rect(Rect(x: center.x, y: center.y, width: size * 1.5, height: size), cornerRadius: index % 8 == 1 ? 3 : 0)
+            case 2: geometry = .path(PathData(commands: [.move(center), .line(Point(x: center.x + size, y: center.y + 2)),
+                                                         .cubic(control1: Point(x: center.x + size, y: center.y + size),
+                                                                control2: center, to: Point(x: center.x + 3, y: center.y + size)), .close]))
+            default: geometry = .ellipse(center: center, radiusX: size, radiusY: size)
+            }
+            let color = Color(red: random(), green: random(), blue: random(), alpha: 0.4 + 0.6 * random())
+            var shape = ShapeSnapshot(geometry: geometry, fill: .solid(color), stroke: nil)
+            var node = NodeSnapshot(transform: .translation(x: random() * 9, y: random() * 9), bounds: Rect(x: -60, y: -60, width: 120, height: 120),
+                                    opacity: index % 3 == 0 ? 0.3 + 0.6 * random() : 1, hueRotation: index % 5 == 0 ? 70 : 0,
+                                    content: .shape(shape))
+            switch index % 11 {
+            case 3: shape.stroke = Stroke(paint: .solid(.white), width: 0)
+            case 5: shape.trimTo = 0.7
+            case 7: node.shadow = Shadow(color: Color(red: 0, green: 0, blue: 0, alpha: 0.5), radius: 3, x: 2, y: 2)
+            case 9: node.clipShape = .ellipse(center: center, radiusX: size * 0.7, radiusY: size * 0.7)
+            case 10: shape.fill = .linear(stops: [GradientStop(location: 0, color: .white), GradientStop(location: 1, color: color)],
+                                          start: UnitPoint(x: 0, y: 0), end: UnitPoint(x: 1, y: 1))
+            default: break
+            }
+            node.content = .shape(shape)
+            return node
+        }
+        let leaves = (0..<120).map(leaf)
+        let reference = FrameRenderer()
+        reference.fillsLeavesWithoutSaving = false
+        let renderers = [FrameRenderer(), FrameRenderer(threads: 2)]
+        for step in 0..<3 {
+            let turn = Double(step) * 0.7
+            let (cosine, sine) = (cos(turn), sin(turn))
+            var groups: [NodeSnapshot] = []
+            for part in 0..<4 {
+                let x = 90 + Double(part % 2) * 180 + Double(step) * 3.3, y = 80 + Double(part / 2) * 150
+                let placed = Transform2D(a: cosine * 1.3, b: sine * 1.3, c: -sine * 0.9, d: cosine * 0.9, tx: x, ty: y)
+                let children = Array(leaves[(part * 30)..<(part * 30 + 30)])
+                groups.append(NodeSnapshot(transform: placed, bounds: Rect(x: -60, y: -60, width: 120, height: 120),
+                                           hueRotation: part == 3 ? 30 : 0, content: .group(children)))
+            }
+            let frame = RenderFixtures.snapshot(width: 360, height: 300, background: Color(red: 0.2, green: 0.3, blue: 0.5), groups + leaves[0..<6])
+            let expected = try reference.render(frame, width: 360, height: 300).bytes
+            for renderer in renderers {
+                let bytes = try renderer.render(frame, width: 360, height: 300).bytes
+                let differing = bytes == expected ? 0 : zip(bytes, expected).filter { $0 != $1 }.count
+                #expect(differing == 0, "step \(step), \(renderer.threads) threads: \(differing) bytes differ")
+            }
+        }
+        #expect(reference.leavesFilledWithoutSaving == 0)
+        #expect(renderers[0].leavesFilledWithoutSaving >= 3 * 70, "most leaves filled without saving")
+    }
 }
