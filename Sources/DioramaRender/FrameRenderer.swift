@@ -34,6 +34,8 @@ public final class FrameRenderer {
     let sprites = ParticleSpriteCache()
     /// The quick shadows' working cells (ShadowDrawing.swift).
     let shadowScratch = ShadowScratch()
+    /// pixman images kept from fill to fill: over the target's pixels, and solid colours.
+    let pixmanImages = PixmanImages()
     /// False paints quick shadows through cairo's mask (the reference for the shadow tests).
     var paintsShadowsWithPixman = true
     /// False saves and transforms cairo's state for every node (the reference for the leaf fill tests).
@@ -81,6 +83,8 @@ public final class FrameRenderer {
     /// Nil until the run's first solid fill reads the clip; then whether it is whole pixels (`frameClipRectangles`).
     var frameClipIsWhole: Bool?
     var frameClipRectangles: [PixelRect] = []
+    /// The clip's rectangles a fill through a coverage reads (GradientFill.swift), kept from fill to fill.
+    var coverageParts: [PixelRect] = []
     /// False fills solid shapes with cairo (the reference for the solid fill tests).
     var rasterizesFills = true
     /// The largest shape (device pixels of its box) scan-converted by `fillSolid`; larger ones are cairo's.

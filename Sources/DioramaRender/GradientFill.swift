@@ -121,17 +121,19 @@ extension FrameRenderer {
         // The clip's whole-pixel rectangles (every context the renderer draws on has a clip); inside clip shapes,
         // the rectangles that clipped the context before the first, and the shapes the coverage is cut by.
         // Otherwise (not whole pixels), cairo paints.
+        // (In storage kept from fill to fill; outside clip shapes, the clip a run of top-level nodes reads once.)
         var rectangleList: [PixelRect] = []
+        swap(&rectangleList, &coverageParts)
+        defer { swap(&rectangleList, &coverageParts) }
         var penClips: ArraySlice<(geometry: Geometry, matrix: cairo_matrix_t)> = []
         // Inside clip shapes, the shapes whatever the context's clip reads as: a band or an area can make a clip shape
         // that is a rectangle read as whole pixels in one part and not in another, and the fill must take one way in
         // every part.
         if !clipShapes.isEmpty, let base = clipBase {
-            rectangleList = base
+            rectangleList.removeAll(keepingCapacity: true)
+            rectangleList.append(contentsOf: base)
             penClips = clipShapes[...]
-        } else if let rectangles = wholePixelClip(cr) {
-            rectangleList = rectangles
-        } else {
+        } else if !readClip(cr, into: &rectangleList) {
             guard fillsContextPath, case .gradient(let geometry, let inverse) = source else { return false }
             return cairoFill(geometry, inverse: inverse, alpha: alpha, area: area, in: cr)
         }
@@ -180,7 +182,7 @@ extension FrameRenderer {
         let coverage = coverageScratch.surface
         cairo_surface_flush(coverage)
         guard let coverageBytes = cairo_image_surface_get_data(coverage), let mask = coverageScratch.image,
-              let output = Self.pixmanImage(over: target) else { return true }
+              let output = pixmanImages.over(target) else { return true }
         // The colours: a gradient's evaluated into a strip of their own where the coverage has any; a solid colour's,
         // a pixman fill (its premultiplied 8-bit components repeated into 16 bits, which pixman takes back exactly).
         var colors: OpaquePointer?
@@ -189,13 +191,10 @@ extension FrameRenderer {
         case .gradient:
             let colorScratch = keptScratch(width: area.width, height: rows, format: CAIRO_FORMAT_ARGB32)
             colors = colorScratch.surface
-            sourceImage = colorScratch.image.map { pixman_image_ref($0) }
+            // Lent: the renderer keeps the scratch (and its image) until the next fill asks for one.
+            sourceImage = colorScratch.image
         case .solid(let color):
-            sourceImage = Self.pixmanSolidFill(Self.cairoPremultiplied(paintHue == 0 ? color : color.hueRotated(by: paintHue), alpha: alpha))
-        }
-        defer {
-            if let sourceImage { pixman_image_unref(sourceImage) }
-            pixman_image_unref(output)
+            sourceImage = pixmanImages.solid(Self.cairoPremultiplied(paintHue == 0 ? color : color.hueRotated(by: paintHue), alpha: alpha))
         }
         guard let sourceImage else { return true }
         if let colors { cairo_surface_flush(colors) }

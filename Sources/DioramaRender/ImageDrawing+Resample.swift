@@ -98,8 +98,7 @@ extension FrameRenderer {
             resampledThroughSoftClips += 1
             return true
         }
-        guard let output = Self.pixmanImage(over: target) else { return false }
-        defer { pixman_image_unref(output) }
+        guard let output = pixmanImages.over(target) else { return false }
         var mask: OpaquePointer?
         if alpha < 1 {
             var color = pixman_color_t(red: 0, green: 0, blue: 0, alpha: UInt16((max(0, alpha) * 0xFFFF).rounded()))

@@ -108,8 +108,7 @@ extension FrameRenderer {
         guard let drawn = area.intersection(surface) else { return true }
         let pixel = Self.cairoPremultiplied(color, alpha: 1)
         guard pixel != 0 else { return true }
-        guard let source = shadowScratch.solid(pixel), let output = Self.pixmanImage(over: target) else { return false }
-        defer { pixman_image_unref(output) }
+        guard let source = pixmanImages.solid(pixel), let output = pixmanImages.over(target) else { return false }
         cairo_surface_flush(target)
         for part in parts {
             guard let cut = part.intersection(drawn) else { continue }
@@ -379,28 +378,12 @@ final class ShadowScratch {
     let runs = KeptBuffer<Int>()
     let blur = AlphaBlurScratch()
     private var mask: ScratchSurface?
-    private var solidPixel: UInt32 = 0
-    private var solidImage: OpaquePointer?
 
     /// A8 pixels at least `width` × `height`, kept (see `FrameRenderer.keptScratch`).
     func maskPixels(width: Int, height: Int) -> ScratchSurface {
         let kept = ScratchSurface.atLeast(mask, width: width, height: height, format: CAIRO_FORMAT_A8)
         mask = kept
         return kept
-    }
-
-    /// A pixman solid fill of the premultiplied ARGB32 `pixel` (`FrameRenderer.pixmanSolidFill`), kept while shadows
-    /// keep their colour.
-    func solid(_ pixel: UInt32) -> OpaquePointer? {
-        if let solidImage, solidPixel == pixel { return solidImage }
-        if let solidImage { pixman_image_unref(solidImage) }
-        solidPixel = pixel
-        solidImage = FrameRenderer.pixmanSolidFill(pixel)
-        return solidImage
-    }
-
-    deinit {
-        if let solidImage { pixman_image_unref(solidImage) }
     }
 }
 

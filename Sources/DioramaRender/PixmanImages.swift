@@ -1,0 +1,55 @@
+import CCairo
+import CPixman
+
+/// pixman images a renderer keeps from fill to fill, so that painting through pixman makes none (each made one or two
+/// allocations: the kaleidoscope's fills made two thirds of its 341 a frame). Images are lent: the caller neither
+/// unrefs them nor changes their state (clip, transform, filter, repeat).
+final class PixmanImages {
+    /// Images over the pixels of image surfaces, most recently used first: the frame's target and a layer or two.
+    private var targets: [(key: SurfaceKey, image: OpaquePointer)] = []
+    private var solids: [UInt32: OpaquePointer] = [:]
+    static let keptTargets = 4
+    /// Colours of solid fills kept at most; all are let go beyond (colours that change every frame).
+    static let keptSolids = 256
+
+    /// What an image over a surface's pixels depends on: an image over freed pixels is only ever lent again for a
+    /// surface with the same pixels, which it then shows.
+    private struct SurfaceKey: Equatable {
+        let data: UnsafeMutableRawPointer
+        let width: Int32, height: Int32, stride: Int32
+        let format: cairo_format_t
+    }
+
+    /// A pixman image over all the pixels of the image surface `surface` (`FrameRenderer.pixmanImage(over:)`).
+    func over(_ surface: OpaquePointer) -> OpaquePointer? {
+        guard let data = cairo_image_surface_get_data(surface) else { return nil }
+        let key = SurfaceKey(data: UnsafeMutableRawPointer(data), width: cairo_image_surface_get_width(surface),
+                             height: cairo_image_surface_get_height(surface), stride: cairo_image_surface_get_stride(surface),
+                             format: cairo_image_surface_get_format(surface))
+        if let index = targets.firstIndex(where: { $0.key == key }) {
+            if index > 0 { targets.insert(targets.remove(at: index), at: 0) }
+            return targets[0].image
+        }
+        guard let image = FrameRenderer.pixmanImage(over: surface) else { return nil }
+        if targets.count == Self.keptTargets { pixman_image_unref(targets.removeLast().image) }
+        targets.insert((key, image), at: 0)
+        return image
+    }
+
+    /// A pixman solid fill of the premultiplied ARGB32 `pixel` (`FrameRenderer.pixmanSolidFill`).
+    func solid(_ pixel: UInt32) -> OpaquePointer? {
+        if let image = solids[pixel] { return image }
+        guard let image = FrameRenderer.pixmanSolidFill(pixel) else { return nil }
+        if solids.count == Self.keptSolids {
+            for image in solids.values { pixman_image_unref(image) }
+            solids.removeAll(keepingCapacity: true)
+        }
+        solids[pixel] = image
+        return image
+    }
+
+    deinit {
+        for target in targets { pixman_image_unref(target.image) }
+        for image in solids.values { pixman_image_unref(image) }
+    }
+}
