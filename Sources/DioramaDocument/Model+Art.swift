@@ -11,8 +11,14 @@ extension ImageContent {
     /// Whether the path names an SVG drawing (by its extension, as the renderer decides).
     public var isVector: Bool { Self.isVectorPath(path) }
 
+    /// Ends in ".svg", in any case: read from the path's last bytes, as the renderer asks it of every image every frame
+    /// (lowercasing the path made a string each time).
     public static func isVectorPath(_ path: String) -> Bool {
-        path.lowercased().hasSuffix(".svg")
+        let ending = path.utf8.suffix(4)
+        guard ending.count == 4 else { return false }
+        // ASCII letters lowercased by setting bit 5; "." and the letters are ASCII, and a UTF-8 continuation byte
+        // (0x80 and up) matches none of them either way.
+        return zip(ending, ".svg".utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 } && ending.first == UInt8(ascii: ".")
     }
 }
 

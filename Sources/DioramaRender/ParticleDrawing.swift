@@ -12,7 +12,11 @@ extension FrameRenderer {
         cairo_get_matrix(cr, &m)
         let target = cairo_get_group_target(cr)!
         let axisAligned = abs(m.yx) < 1e-9 && abs(m.xy) < 1e-9 && m.xx > 0 && abs(m.xx - m.yy) <= 1e-9 * m.xx
-        guard axisAligned, isPixelExact(target), wholePixelClip(cr) != nil, let clip = deviceClip(cr) else {
+        // Whether the clip is whole pixels, read into kept storage (and once for a run of top-level nodes).
+        var parts: [PixelRect] = []
+        swap(&parts, &fillParts)
+        defer { swap(&parts, &fillParts) }
+        guard axisAligned, isPixelExact(target), readClip(cr, into: &parts), let clip = deviceClip(cr) else {
             drawParticlePaths(system, alpha: alpha, in: cr)
             return
         }

@@ -70,4 +70,12 @@ import Testing
         // Held keyframes: no frame in between ever shows.
         #expect(frames(1, at: [0, 0.5, 0.99, 1, 1.5, 1.99, 2, 3]) == [2, 2, 2, 7, 7, 7, 0, 0])
     }
+
+    /// A drawing is a path ending in ".svg" in any case, and nothing else is.
+    @Test(arguments: [("hills.svg", true), ("HILLS.SVG", true), ("a/b.Svg", true), (".svg", true), ("été.sVg", true),
+                      ("hills.png", false), ("svg", false), ("hills.svgz", false), ("hills\u{0E}svg", false),
+                      ("hills.s\u{76}g.png", false), ("", false), ("hills.švg", false)])
+    func aVectorPathEndsInSvgInAnyCase(path: String, vector: Bool) {
+        #expect(ImageContent.isVectorPath(path) == vector)
+    }
 }
