@@ -16,8 +16,8 @@ extension ImageContent {
     public static func isVectorPath(_ path: String) -> Bool {
         let ending = path.utf8.suffix(4)
         guard ending.count == 4 else { return false }
-        // ASCII letters lowercased by setting bit 5; "." and the letters are ASCII, and a UTF-8 continuation byte
-        // (0x80 and up) matches none of them either way.
+        // ASCII letters lowercased by setting bit 5; "." and the letters are ASCII, and no byte from 0x80 up (any
+        // byte of a character that is not) matches one either way.
         return zip(ending, ".svg".utf8).allSatisfy { $0 | 0x20 == $1 | 0x20 } && ending.first == UInt8(ascii: ".")
     }
 }

@@ -191,7 +191,8 @@ extension FrameRenderer {
         case .gradient:
             let colorScratch = keptScratch(width: area.width, height: rows, format: CAIRO_FORMAT_ARGB32)
             colors = colorScratch.surface
-            // Lent: the renderer keeps the scratch (and its image) until the next fill asks for one.
+            // Lent: the renderer keeps the scratch (and its image) until a larger ARGB32 scratch is asked for
+            // (`keptScratch`, `scratchSurface`), which nothing below does.
             sourceImage = colorScratch.image
         case .solid(let color):
             sourceImage = pixmanImages.solid(Self.cairoPremultiplied(paintHue == 0 ? color : color.hueRotated(by: paintHue), alpha: alpha))

@@ -41,12 +41,17 @@ extension FrameRenderer {
     /// straight) without cairo_save, cairo_transform and cairo_restore, which cost more than filling a small shape:
     /// its matrix is worked out here, as cairo_transform would. False, with nothing drawn, when `draw` must.
     private func fillWithoutSaving(_ node: NodeSnapshot, in cr: OpaquePointer) -> Bool {
-        guard fillsLeavesWithoutSaving, case .shape(let shape) = node.content, let fill = shape.fill, (shape.stroke?.width ?? 0) <= 0,
+        guard fillsLeavesWithoutSaving, case .shape(let shape) = node.content, let fill = shape.fill, case .solid = fill,
+              (shape.stroke?.width ?? 0) <= 0,
               shape.trimFrom <= 0, shape.trimTo >= 1, node.clipShape == nil, clipShapes.isEmpty,
               painting(of: node) == .straight else { return false }
         var parent = cairo_matrix_t(), nodeMatrix = node.transform.cairoMatrix, matrix = cairo_matrix_t()
         cairo_get_matrix(cr, &parent)
         cairo_matrix_multiply(&matrix, &nodeMatrix, &parent)
+        // cairo_transform fails the context when the product is not invertible (its determinant, as cairo works it
+        // out, zero or not finite): the usual way meets that failure.
+        let determinant = matrix.xx * matrix.yy - matrix.yx * matrix.xy
+        guard determinant.isFinite, determinant != 0 else { return false }
         // A shape holds no image: its paint takes the node's hue rotation, as in `draw`.
         let outerHue = paintHue
         paintHue += node.hueRotation

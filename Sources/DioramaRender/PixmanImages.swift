@@ -3,7 +3,8 @@ import CPixman
 
 /// pixman images a renderer keeps from fill to fill, so that painting through pixman makes none (each made one or two
 /// allocations: the kaleidoscope's fills made two thirds of its 341 a frame). Images are lent: the caller neither
-/// unrefs them nor changes their state (clip, transform, filter, repeat).
+/// unrefs them nor passes them to a `pixman_image_set_*` (a clip, transform, filter or repeat would stay for the
+/// next caller); an image to change is made with `FrameRenderer.pixmanImage(over:)`.
 final class PixmanImages {
     /// Images over the pixels of image surfaces, most recently used first: the frame's target and a layer or two.
     private var targets: [(key: SurfaceKey, image: OpaquePointer)] = []
@@ -11,6 +12,8 @@ final class PixmanImages {
     static let keptTargets = 4
     /// Colours of solid fills kept at most; all are let go beyond (colours that change every frame).
     static let keptSolids = 256
+    /// Images made so far (tests).
+    private(set) var made = 0
 
     /// What an image over a surface's pixels depends on: an image over freed pixels is only ever lent again for a
     /// surface with the same pixels, which it then shows.
@@ -31,6 +34,7 @@ final class PixmanImages {
             return targets[0].image
         }
         guard let image = FrameRenderer.pixmanImage(over: surface) else { return nil }
+        made += 1
         if targets.count == Self.keptTargets { pixman_image_unref(targets.removeLast().image) }
         targets.insert((key, image), at: 0)
         return image
@@ -40,6 +44,7 @@ final class PixmanImages {
     func solid(_ pixel: UInt32) -> OpaquePointer? {
         if let image = solids[pixel] { return image }
         guard let image = FrameRenderer.pixmanSolidFill(pixel) else { return nil }
+        made += 1
         if solids.count == Self.keptSolids {
             for image in solids.values { pixman_image_unref(image) }
             solids.removeAll(keepingCapacity: true)

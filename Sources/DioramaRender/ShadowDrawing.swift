@@ -67,7 +67,7 @@ extension FrameRenderer {
         guard let coverAlpha = cairo_image_surface_get_data(coverCells) else { return }
         let coverRowBytes = Int(cairo_image_surface_get_stride(coverCells))
         // The working cells in storage the renderer keeps (what a shadow still makes each time: its silhouette's
-        // surface, and a pixman image over the target).
+        // surface).
         let scratch = shadowScratch
         let shadowAlpha = scratch.shifted.atLeast(cellsX * cellsY)
         grid.shift(coverAlpha, rowBytes: coverRowBytes, by: (offset.x / Double(factor), offset.y / Double(factor)),

@@ -28,6 +28,7 @@ import Testing
         let image = images.over(first)
         #expect(image != nil)
         #expect(images.over(first) == image)
+        #expect(images.made == 1)
         // Another surface of the same size has other pixels: its own image, which paints there.
         let other = images.over(second)
         #expect(other != image)
@@ -35,11 +36,20 @@ import Testing
         #expect(Self.pixel(second) == 0xFF20_4060)
         #expect(Self.pixel(first) == 0)
         #expect(images.over(first) == image)
-        // A surface over the same pixels with another size is not the same image either.
-        let rows = cairo_image_surface_get_data(taller)!
-        let narrow = cairo_image_surface_create_for_data(rows, CAIRO_FORMAT_ARGB32, 4, 6, cairo_image_surface_get_stride(taller))!
-        defer { cairo_surface_destroy(narrow) }
-        #expect(images.over(narrow) != images.over(taller))
+        // Surfaces over the same pixels with another size, stride or format are not the same image either.
+        let rows = cairo_image_surface_get_data(taller)!, stride = cairo_image_surface_get_stride(taller)
+        let narrow = cairo_image_surface_create_for_data(rows, CAIRO_FORMAT_ARGB32, 4, 6, stride)!
+        let short = cairo_image_surface_create_for_data(rows, CAIRO_FORMAT_ARGB32, 8, 3, stride)!
+        let close = cairo_image_surface_create_for_data(rows, CAIRO_FORMAT_ARGB32, 4, 3, 16)!
+        let wide = cairo_image_surface_create_for_data(rows, CAIRO_FORMAT_ARGB32, 4, 3, 32)!
+        let opaque = cairo_image_surface_create_for_data(rows, CAIRO_FORMAT_RGB24, 8, 6, stride)!
+        defer { [narrow, short, close, wide, opaque].forEach { cairo_surface_destroy($0) } }
+        let made = images.made
+        for surface in [taller, narrow, short, close, wide, opaque] { _ = images.over(surface) }
+        #expect(images.made == made + 6)
+        // With the four most recent kept, the last four again make none.
+        for surface in [close, wide, opaque, short] { _ = images.over(surface) }
+        #expect(images.made == made + 6)
     }
 
     /// More surfaces than images kept, asked for in turn and out of turn: each image lent paints its own surface's
@@ -56,9 +66,22 @@ import Testing
             }
             #expect(Self.pixel(surfaces[index]) == color, "turn \(turn)")
         }
-        let recent = images.over(surfaces[0])
+    }
+
+    /// The image used longest ago is the one let go.
+    @Test func theLeastRecentlyUsedImageIsLetGo() {
+        let images = PixmanImages()
+        let surfaces = (0..<(PixmanImages.keptTargets + 1)).map { _ in Self.surface() }
+        defer { surfaces.forEach { cairo_surface_destroy($0) } }
+        for surface in surfaces.prefix(PixmanImages.keptTargets) { _ = images.over(surface) }
+        _ = images.over(surfaces[0])
+        #expect(images.made == PixmanImages.keptTargets)
+        // The second is now the least recently used: the new one takes its place.
+        _ = images.over(surfaces[PixmanImages.keptTargets])
+        for index in [0, 2, 3, 4] { _ = images.over(surfaces[index]) }
+        #expect(images.made == PixmanImages.keptTargets + 1)
         _ = images.over(surfaces[1])
-        #expect(images.over(surfaces[0]) == recent)
+        #expect(images.made == PixmanImages.keptTargets + 2)
     }
 
     @Test func aSolidColourIsLentAgainAndPaintsThatColour() {
@@ -73,7 +96,9 @@ import Testing
         #expect(Self.pixel(target, x: 7, y: 3) == 0x8000_0080)
         // Beyond the colours kept, all are let go, and a colour asked for again is made again, right.
         for value in 0..<UInt32(PixmanImages.keptSolids) { _ = images.solid(0xFF00_0000 | value) }
+        let made = images.made
         pixman_image_composite32(PIXMAN_OP_SRC, images.solid(0xFFFF_0000), nil, output, 0, 0, 0, 0, 0, 0, 8, 4)
+        #expect(images.made == made + 1)
         #expect(Self.pixel(target) == 0xFFFF_0000)
     }
 }

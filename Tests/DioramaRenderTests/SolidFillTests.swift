@@ -362,7 +362,15 @@ import Testing
             }
             let color = Color(red: random(), green: random(), blue: random(), alpha: 0.4 + 0.6 * random())
             var shape = ShapeSnapshot(geometry: geometry, fill: .solid(color), stroke: nil)
-            var node = NodeSnapshot(transform: .translation(x: random() * 9, y: random() * 9), bounds: Rect(x: -60, y: -60, width: 120, height: 120),
+            // Leaves of their own placed, turned and scaled, or mirrored.
+            let (dx, dy, turn) = (random() * 9, random() * 9, random() * 6)
+            let transform: Transform2D
+            switch index % 6 {
+            case 4: transform = Transform2D(a: cos(turn) * 1.4, b: sin(turn) * 1.4, c: -sin(turn) * 0.7, d: cos(turn) * 0.7, tx: dx, ty: dy)
+            case 5: transform = Transform2D(a: -1, b: 0, c: 0, d: 1, tx: dx, ty: dy)
+            default: transform = .translation(x: dx, y: dy)
+            }
+            var node = NodeSnapshot(transform: transform, bounds: Rect(x: -60, y: -60, width: 120, height: 120),
                                     opacity: index % 3 == 0 ? 0.3 + 0.6 * random() : 1, hueRotation: index % 5 == 0 ? 70 : 0,
                                     content: .shape(shape))
             switch index % 11 {
@@ -392,7 +400,20 @@ import Testing
                 groups.append(NodeSnapshot(transform: placed, bounds: Rect(x: -60, y: -60, width: 120, height: 120),
                                            hueRotation: part == 3 ? 30 : 0, content: .group(children)))
             }
-            let frame = RenderFixtures.snapshot(width: 360, height: 300, background: Color(red: 0.2, green: 0.3, blue: 0.5), groups + leaves[0..<6])
+            // Leaves in a group cut by a clip shape, in a group's layer (its opacity; its shadow), and one too large
+            // for our fill (declined after its checks, so the usual way fills it).
+            let bounds = Rect(x: -60, y: -60, width: 120, height: 120), place = Transform2D.translation(x: 180, y: 150 + Double(step))
+            let clipped = NodeSnapshot(transform: place, bounds: bounds, content: .group(Array(leaves[6..<20])),
+                                       clipShape: .ellipse(center: Point(x: 0, y: 0), radiusX: 40, radiusY: 30))
+            let faded = NodeSnapshot(transform: .translation(x: 60, y: 230), bounds: bounds, opacity: 0.6, content: .group(Array(leaves[20..<34])))
+            let shadowed = NodeSnapshot(transform: .translation(x: 300, y: 230), bounds: bounds,
+                                        shadow: Shadow(color: Color(red: 0, green: 0, blue: 0, alpha: 0.6), radius: 4, x: 3, y: 3),
+                                        content: .group(Array(leaves[34..<40])))
+            let large = NodeSnapshot(transform: .translation(x: 20.5 + Double(step), y: 10.25), bounds: bounds, content: .shape(ShapeSnapshot(
+                geometry: .ellipse(center: Point(x: 60, y: 40), radiusX: 55, radiusY: 35), fill: .solid(Color(red: 0.9, green: 0.8, blue: 0.2, alpha: 0.7)),
+                stroke: nil)))
+            let nodes = [large] + groups + leaves[0..<6] + [clipped, faded, shadowed]
+            let frame = RenderFixtures.snapshot(width: 360, height: 300, background: Color(red: 0.2, green: 0.3, blue: 0.5), nodes)
             let expected = try reference.render(frame, width: 360, height: 300).bytes
             for renderer in renderers {
                 let bytes = try renderer.render(frame, width: 360, height: 300).bytes
