@@ -458,6 +458,14 @@ struct FillEdge {
             return (0, 0)
         }
         let start = max(first, left), end = min(last, left + width - 1)
+        if last == first + 1 && start == first {
+            // Within one column (most edges of small shapes and thin strokes): the share `shareRight` gives there,
+            // then the whole of the edge's from the next column on, as the loop below works them out.
+            let running = Self.fixed(d * (Double(last) - (low + high) / 2))
+            cells[1 + first - left] &+= running
+            if end == last { cells[1 + last - left] &+= Self.fixed(d) &- running }
+            return (1 + start - left, 1 + end - left)
+        }
         // The running coverage left of `start` need not be added: cell 1 + start − left would take it back.
         var before: Int64 = 0
         // Columns wholly within the edge's span: the share grows by the same step each column (one formula for the

@@ -196,10 +196,13 @@ struct StrokePen {
     static let miterLimit = 10.0
     /// Radians between points of a round join or cap, keeping its chords within the fill's tolerance of the arc.
     let arcStep: Double
+    /// The cosine of `arcStep`: a turn whose cosine is at least this is within one step.
+    private let arcStepCosine: Double
 
     init(halfWidth: Double, join: LineJoin) {
         (self.halfWidth, self.join) = (halfWidth, join)
         arcStep = halfWidth > FillOutline.tolerance ? 2 * acos(1 - FillOutline.tolerance / halfWidth) : .pi / 2
+        arcStepCosine = cos(arcStep)
     }
 
     /// The unit direction from `a` to `b` (apart).
@@ -274,6 +277,11 @@ struct StrokePen {
         case .miter where 1 + dot >= 2 / (Self.miterLimit * Self.miterLimit):
             // cairo's rule: the miter's length over the line's width, 1 / sin(φ / 2), at most the limit.
             emit((v.x + h * (n0.x + n1.x) / (1 + dot), v.y + h * (n0.y + n1.y) / (1 + dot)))
+        case .round where dot >= arcStepCosine:
+            // A turn of one step at most is its chord, as `arc` makes it in one piece: a flattened curve turns a
+            // little at every point, and its joins took a third of a thin stroke's outline in trigonometry.
+            emit((v.x + n0.x * h, v.y + n0.y * h))
+            emit((v.x + n1.x * h, v.y + n1.y * h))
         case .round:
             // Away from the left: a negative turn.
             arc(around: v, from: n0, sweep: -abs(atan2(cross, dot)), emit: emit)
