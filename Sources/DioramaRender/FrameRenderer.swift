@@ -38,6 +38,10 @@ public final class FrameRenderer {
     let pixmanImages = PixmanImages()
     /// False paints quick shadows through cairo's mask (the reference for the shadow tests).
     var paintsShadowsWithPixman = true
+    /// False paints reduced (widely blurred) layers with cairo, over all they may reach (the reference for the
+    /// reduced layer tests); `tightensReducedLayers` false paints them with pixman over all they may reach.
+    var paintsReducedLayersWithPixman = true
+    var tightensReducedLayers = true
     /// False saves and transforms cairo's state for every node (the reference for the leaf fill tests).
     var fillsLeavesWithoutSaving = true
     /// How many leaf shapes `fillWithoutSaving` filled (tests).
@@ -221,6 +225,7 @@ public final class FrameRenderer {
                 (helper.rasterizesFills, helper.largestScanConvertedFill) = (rasterizesFills, largestScanConvertedFill)
                 (helper.usesOcclusion, helper.paintsShadowsWithPixman) = (usesOcclusion, paintsShadowsWithPixman)
                 helper.fillsLeavesWithoutSaving = fillsLeavesWithoutSaving
+                (helper.paintsReducedLayersWithPixman, helper.tightensReducedLayers) = (paintsReducedLayersWithPixman, tightensReducedLayers)
             }
         }
         let key = FrameKey(width: width, height: height, canvas: snapshot.canvas, background: snapshot.background)

@@ -1,6 +1,8 @@
 import CCairo
+import CPixman
 import DioramaDocument
 import DioramaTimeline
+import DioramaVectorArt
 import Foundation
 
 // Where a node becomes pixels: the tree walk, layers and their effects.
@@ -194,15 +196,6 @@ extension FrameRenderer {
         cairo_destroy(layerContext)
         cairo_surface_flush(layer)
 
-        cairo_save(cr)
-        if clipInLayer == nil, let clip = clipAfterBlur {
-            cairo_new_path(cr)
-            addPath(clip, to: cr)
-            cairo_clip(cr)
-        }
-        cairo_identity_matrix(cr)
-        cairo_rectangle(cr, Double(visible.x), Double(visible.y), Double(visible.width), Double(visible.height))
-        cairo_clip(cr)
         var opacity = node.opacity
         if factor > 1, opacity < 1 {
             // A reduced layer is enlarged as it is painted: with the opacity as a mask, pixman takes its general
@@ -217,10 +210,65 @@ extension FrameRenderer {
             }
             opacity = 1
         }
+        if factor > 1, clipInLayer != nil || clipAfterBlur == nil,
+           paintReducedLayer(layer, origin: (work.x, work.y), factor: factor, within: visible, in: cr) { return }
+
+        cairo_save(cr)
+        if clipInLayer == nil, let clip = clipAfterBlur {
+            cairo_new_path(cr)
+            addPath(clip, to: cr)
+            cairo_clip(cr)
+        }
+        cairo_identity_matrix(cr)
+        cairo_rectangle(cr, Double(visible.x), Double(visible.y), Double(visible.width), Double(visible.height))
+        cairo_clip(cr)
         cairo_set_source_surface(cr, layer, 0, 0)
         if factor > 1 { cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR) }
         if opacity < 1 { cairo_paint_with_alpha(cr, opacity) } else { cairo_paint(cr) }
         cairo_restore(cr)
+    }
+
+    /// Paints a reduced layer (its pixel (0, 0) at device pixel `origin`, each of its pixels `factor` device pixels a
+    /// side) over `visible` with pixman straight onto the target, when the clip is whole pixels, and only within a
+    /// reduced pixel of its ink: a wide blur's layer is mostly its faint tail, which rounds to nothing (the breath
+    /// over the flower painted 240,000 pixels a frame). Its transform depends on the layer's place alone
+    /// (`pixmanTransform`), never on the part painted: cairo's takes an offset from the middle of what it paints,
+    /// so that its samples moved by a rounding when that changed. False, with nothing painted, when cairo must.
+    func paintReducedLayer(_ layer: OpaquePointer, origin: (x: Int, y: Int), factor: Int, within visible: PixelRect,
+                                   in cr: OpaquePointer) -> Bool {
+        guard paintsReducedLayersWithPixman, let (target, offset) = pixelTarget(cr), isPixelExact(target) else { return false }
+        var parts: [PixelRect] = []
+        swap(&parts, &fillParts)
+        defer { swap(&parts, &fillParts) }
+        let scale = Double(factor)
+        guard readClip(cr, into: &parts),
+              let placement = Self.pixmanTransform(cairo_matrix_t(xx: scale, yx: 0, xy: 0, yy: scale, x0: Double(origin.x), y0: Double(origin.y)))
+        else { return false }
+        var area = visible
+        if tightensReducedLayers {
+            // A pixel's bilinear sample reads the two reduced pixels on either side of its centre, across and down:
+            // beyond a reduced pixel of the ink both are transparent, and OVER leaves the pixel be.
+            let ink = VectorArtRasterCache.inkBounds(of: layer)
+            guard ink.width > 0, let inked = visible.intersection(PixelRect(
+                x: origin.x + (ink.x - 1) * factor, y: origin.y + (ink.y - 1) * factor,
+                width: (ink.width + 2) * factor, height: (ink.height + 2) * factor)) else { return true }
+            area = inked
+        }
+        guard let output = pixmanImages.over(target), let picture = Self.pixmanImage(over: layer) else { return false }
+        defer { pixman_image_unref(picture) }
+        var transform = placement.transform
+        pixman_image_set_transform(picture, &transform)
+        pixman_image_set_filter(picture, PIXMAN_FILTER_BILINEAR, nil, 0)
+        cairo_surface_flush(target)
+        for part in parts {
+            guard let cut = part.intersection(area) else { continue }
+            // Source coordinates are device pixels from the anchor, which the transform maps into the layer.
+            pixman_image_composite32(PIXMAN_OP_OVER, picture, nil, output, Int32(cut.x - placement.anchor.x), Int32(cut.y - placement.anchor.y),
+                                     0, 0, Int32(cut.x + offset.x), Int32(cut.y + offset.y), Int32(cut.width), Int32(cut.height))
+        }
+        // In device units: cairo adds the surface's offset itself.
+        cairo_surface_mark_dirty_rectangle(target, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height))
+        return true
     }
 
     /// Multiplies the layer's pixels by a linear or radial gradient's alpha evaluated by `GradientGeometry`, as

@@ -145,7 +145,7 @@ public final class VectorArtRasterCache {
     }
 
     /// The smallest pixel rectangle holding every pixel with alpha; empty (0 × 0) when there is none.
-    static func inkBounds(of surface: OpaquePointer) -> (x: Int, y: Int, width: Int, height: Int) {
+    public static func inkBounds(of surface: OpaquePointer) -> (x: Int, y: Int, width: Int, height: Int) {
         let width = Int(cairo_image_surface_get_width(surface)), height = Int(cairo_image_surface_get_height(surface))
         let rowPixels = Int(cairo_image_surface_get_stride(surface)) / 4
         guard let data = cairo_image_surface_get_data(surface) else { return (0, 0, 0, 0) }
