@@ -42,6 +42,8 @@ public final class FrameRenderer {
     /// reduced layer tests); `tightensReducedLayers` false paints them with pixman over all they may reach.
     var paintsReducedLayersWithPixman = true
     var tightensReducedLayers = true
+    /// How many reduced layers pixman painted (tests).
+    var reducedLayersPaintedByPixman = 0
     /// False saves and transforms cairo's state for every node (the reference for the leaf fill tests).
     var fillsLeavesWithoutSaving = true
     /// How many leaf shapes `fillWithoutSaving` filled (tests).

@@ -236,7 +236,8 @@ extension FrameRenderer {
     /// so that its samples moved by a rounding when that changed. False, with nothing painted, when cairo must.
     func paintReducedLayer(_ layer: OpaquePointer, origin: (x: Int, y: Int), factor: Int, within visible: PixelRect,
                                    in cr: OpaquePointer) -> Bool {
-        guard paintsReducedLayersWithPixman, let (target, offset) = pixelTarget(cr), isPixelExact(target) else { return false }
+        guard paintsReducedLayersWithPixman, cairo_get_operator(cr) == CAIRO_OPERATOR_OVER, let (target, offset) = pixelTarget(cr),
+              isPixelExact(target) else { return false }
         var parts: [PixelRect] = []
         swap(&parts, &fillParts)
         defer { swap(&parts, &fillParts) }
@@ -254,8 +255,14 @@ extension FrameRenderer {
                 width: (ink.width + 2) * factor, height: (ink.height + 2) * factor)) else { return true }
             area = inked
         }
+        // pixman's source coordinates are 16.16 fixed point: within ±32767 of the anchor (a blur reaching further is
+        // cairo's to paint).
+        let (anchorX, anchorY) = placement.anchor
+        guard area.x - anchorX > -32000, area.x + area.width - anchorX < 32000,
+              area.y - anchorY > -32000, area.y + area.height - anchorY < 32000 else { return false }
         guard let output = pixmanImages.over(target), let picture = Self.pixmanImage(over: layer) else { return false }
         defer { pixman_image_unref(picture) }
+        reducedLayersPaintedByPixman += 1
         var transform = placement.transform
         pixman_image_set_transform(picture, &transform)
         pixman_image_set_filter(picture, PIXMAN_FILTER_BILINEAR, nil, 0)

@@ -18,8 +18,10 @@ import Testing
         zip(frame.bytes, expected.bytes).map { abs(Int($0) - Int($1)) }.max() ?? 0
     }
 
-    /// Blurs of several reduction factors (2 to 16), faint and strong, at fractional places, one cut by a clip shape
-    /// after its blur, over a background with detail; `glowAt` moves the glow.
+    /// Blurs of several reduction factors (5 to 16), faint and strong, at fractional places, over a background with
+    /// detail: a glow; a square cut by a clip shape after its blur (cairo paints it); the same with a shadow (cut in
+    /// its layer, which pixman paints); and a glow inside a group's layer (its opacity), which the reduced layer is
+    /// painted onto, away from the frame's origin.
     private static func frame(blur: Double, opacity: Double, glowAt x: Double = 120.3) -> Snapshot {
         var random = SeededRandom(seed: 0xB1A2)
         let stripes = (0..<12).map { index in
@@ -33,7 +35,15 @@ import Testing
                                                                           fill: fading, stroke: nil)))
         var cut = RenderFixtures.rect(Rect(x: 180.25, y: 150.5, width: 70, height: 40), fill: .solid(.white), opacity: opacity, blur: blur)
         cut.clipShape = .ellipse(center: Point(x: 215, y: 170), radiusX: 50, radiusY: 30)
-        return RenderFixtures.snapshot(width: 320, height: 300, background: Color(red: 0.1, green: 0.1, blue: 0.2), stripes + [glow, cut])
+        var shadowed = cut
+        shadowed.transform = .translation(x: -150, y: 60)
+        shadowed.shadow = Shadow(color: Color(red: 0, green: 0, blue: 0.3, alpha: 0.8), radius: 3, x: 4, y: 4)
+        var inner = glow
+        inner.transform = .translation(x: 30.5, y: 20.25)
+        let group = RenderFixtures.group([inner], transform: .translation(x: 150, y: 150), opacity: 0.7,
+                                         bounds: Rect(x: 0, y: 0, width: 150, height: 120))
+        return RenderFixtures.snapshot(width: 320, height: 300, background: Color(red: 0.1, green: 0.1, blue: 0.2),
+                                       stripes + [glow, cut, shadowed, group])
     }
 
     private static let cases: [(blur: Double, opacity: Double)] = [13, 24, 37, 60].flatMap { blur in [1.0, 0.45, 0.04].map { (blur, $0) } }
@@ -50,6 +60,9 @@ import Testing
                 #expect(Self.differing(drawn, expected) == 0, "blur \(blur), opacity \(opacity), \(renderer.threads) threads")
             }
         }
+        // The glow, the shadowed square and the glow in the group's layer, in every frame.
+        #expect(renderers[0].reducedLayersPaintedByPixman == 3 * Self.cases.count)
+        #expect(reference.reducedLayersPaintedByPixman == 3 * Self.cases.count)
     }
 
     /// pixman's paint is cairo's but for a rounding of where the samples fall: within two levels.
@@ -63,27 +76,8 @@ import Testing
                                                     try reference.render(frame, width: 320, height: 300))
             #expect(difference <= 2, "blur \(blur), opacity \(opacity): \(difference) levels")
         }
-    }
-
-    /// A glow that holds still beside one that moves: the frames drawn again only where they changed (damage areas
-    /// that cut through the still glow's layer) are the frames drawn whole, byte for byte: the layer's samples do not
-    /// depend on the part of it painted.
-    @Test func aLayerCutByADamageAreaIsTheLayerDrawnWhole() throws {
-        let reference = FrameRenderer()
-        reference.usesDamage = false
-        let renderers = [FrameRenderer(), FrameRenderer(threads: 2)]
-        for (blur, opacity) in [(24.0, 1.0), (37, 0.45), (60, 1)] {
-            for step in 0..<4 {
-                var still = Self.frame(blur: blur, opacity: opacity)
-                // A small square moving across the still glow's reach.
-                still.nodes.append(RenderFixtures.rect(Rect(x: 60 + Double(step) * 23, y: 95, width: 9, height: 9), fill: .solid(.black)))
-                let expected = try reference.render(still, width: 320, height: 300)
-                for renderer in renderers {
-                    let drawn = try renderer.render(still, width: 320, height: 300)
-                    #expect(Self.differing(drawn, expected) == 0, "blur \(blur), step \(step), \(renderer.threads) threads")
-                }
-            }
-        }
+        #expect(reference.reducedLayersPaintedByPixman == 0)
+        #expect(renderer.reducedLayersPaintedByPixman == 3 * Self.cases.count)
     }
 
     /// The shipped scenes with wide blurs (the flower's breath among them), at times across the blurs, on one and two
@@ -96,6 +90,7 @@ import Testing
             let renderer = FrameRenderer(imageDirectory: directory, threads: threads)
             let reference = FrameRenderer(imageDirectory: directory)
             reference.tightensReducedLayers = false
+            defer { #expect(renderer.reducedLayersPaintedByPixman > 0 || threads > 1) }
             for index in loaded.document.scenes.indices {
                 for time in [0.5, 4.4, 5.3, 6.8, 7.9] {
                     let snapshot = evaluator.snapshot(scene: index, at: time)
