@@ -230,12 +230,12 @@ extension FrameRenderer {
 
     /// Paints a reduced layer (its pixel (0, 0) at device pixel `origin`, each of its pixels `factor` device pixels a
     /// side) over `visible` with pixman straight onto the target, when the clip is whole pixels, and only within a
-    /// reduced pixel of its ink: a wide blur's layer is mostly its faint tail, which rounds to nothing (the breath
-    /// over the flower painted 240,000 pixels a frame). Its transform depends on the layer's place alone
+    /// reduced pixel of its ink: a wide blur's layer reaches further than its tail shows, and its enlarging was half
+    /// the flower's breath (up to 240,000 pixels a frame). Its transform depends on the layer's place alone
     /// (`pixmanTransform`), never on the part painted: cairo's takes an offset from the middle of what it paints,
     /// so that its samples moved by a rounding when that changed. False, with nothing painted, when cairo must.
     func paintReducedLayer(_ layer: OpaquePointer, origin: (x: Int, y: Int), factor: Int, within visible: PixelRect,
-                                   in cr: OpaquePointer) -> Bool {
+                           in cr: OpaquePointer) -> Bool {
         guard paintsReducedLayersWithPixman, cairo_get_operator(cr) == CAIRO_OPERATOR_OVER, let (target, offset) = pixelTarget(cr),
               isPixelExact(target) else { return false }
         var parts: [PixelRect] = []
