@@ -279,12 +279,8 @@ extension FrameRenderer {
                     }
                 }
             }
-            for part in rectangleList {
-                guard let cut = part.intersection(strip) else { continue }
-                pixman_image_composite32(PIXMAN_OP_OVER, sourceImage, mask, output, Int32(cut.x - area.x), Int32(cut.y - strip.y),
-                                         Int32(cut.x - box.x), Int32(cut.y - coverageTop), Int32(cut.x + offset.x), Int32(cut.y + offset.y),
-                                         Int32(cut.width), Int32(cut.height))
-            }
+            Self.compositeOver(sourceImage, at: (area.x, strip.y), mask: mask, at: (box.x, coverageTop), onto: output, offset: offset,
+                               parts: rectangleList, within: strip)
         }
         // In device units: cairo adds the surface's offset itself.
         cairo_surface_mark_dirty_rectangle(target, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height))

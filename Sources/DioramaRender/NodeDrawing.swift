@@ -236,13 +236,8 @@ extension FrameRenderer {
     /// so that its samples moved by a rounding when that changed. False, with nothing painted, when cairo must.
     func paintReducedLayer(_ layer: OpaquePointer, origin: (x: Int, y: Int), factor: Int, within visible: PixelRect,
                            in cr: OpaquePointer) -> Bool {
-        guard paintsReducedLayersWithPixman, cairo_get_operator(cr) == CAIRO_OPERATOR_OVER, let (target, offset) = pixelTarget(cr),
-              isPixelExact(target) else { return false }
-        var parts: [PixelRect] = []
-        swap(&parts, &fillParts)
-        defer { swap(&parts, &fillParts) }
         let scale = Double(factor)
-        guard readClip(cr, into: &parts),
+        guard paintsReducedLayersWithPixman,
               let placement = Self.pixmanTransform(cairo_matrix_t(xx: scale, yx: 0, xy: 0, yy: scale, x0: Double(origin.x), y0: Double(origin.y)))
         else { return false }
         var area = visible
@@ -259,22 +254,15 @@ extension FrameRenderer {
         // cairo's to paint).
         let (anchorX, anchorY) = placement.anchor
         guard area.x - anchorX > -32000, area.x + area.width - anchorX < 32000,
-              area.y - anchorY > -32000, area.y + area.height - anchorY < 32000 else { return false }
-        guard let output = pixmanImages.over(target), let picture = Self.pixmanImage(over: layer) else { return false }
+              area.y - anchorY > -32000, area.y + area.height - anchorY < 32000,
+              let picture = Self.pixmanImage(over: layer) else { return false }
         defer { pixman_image_unref(picture) }
-        reducedLayersPaintedByPixman += 1
         var transform = placement.transform
         pixman_image_set_transform(picture, &transform)
         pixman_image_set_filter(picture, PIXMAN_FILTER_BILINEAR, nil, 0)
-        cairo_surface_flush(target)
-        for part in parts {
-            guard let cut = part.intersection(area) else { continue }
-            // Source coordinates are device pixels from the anchor, which the transform maps into the layer.
-            pixman_image_composite32(PIXMAN_OP_OVER, picture, nil, output, Int32(cut.x - placement.anchor.x), Int32(cut.y - placement.anchor.y),
-                                     0, 0, Int32(cut.x + offset.x), Int32(cut.y + offset.y), Int32(cut.width), Int32(cut.height))
-        }
-        // In device units: cairo adds the surface's offset itself.
-        cairo_surface_mark_dirty_rectangle(target, Int32(area.x), Int32(area.y), Int32(area.width), Int32(area.height))
+        // Source coordinates are device pixels from the anchor, which the transform maps into the layer.
+        guard paintOver(picture, at: placement.anchor, mask: nil, at: (0, 0), within: area, in: cr) else { return false }
+        reducedLayersPaintedByPixman += 1
         return true
     }
 

@@ -13,10 +13,7 @@ extension FrameRenderer {
         let target = cairo_get_group_target(cr)!
         let axisAligned = abs(m.yx) < 1e-9 && abs(m.xy) < 1e-9 && m.xx > 0 && abs(m.xx - m.yy) <= 1e-9 * m.xx
         // Whether the clip is whole pixels, read into kept storage (and once for a run of top-level nodes).
-        var parts: [PixelRect] = []
-        swap(&parts, &fillParts)
-        defer { swap(&parts, &fillParts) }
-        guard axisAligned, isPixelExact(target), readClip(cr, into: &parts), let clip = deviceClip(cr) else {
+        guard axisAligned, isPixelExact(target), readClip(cr, into: &fillParts), let clip = deviceClip(cr) else {
             drawParticlePaths(system, alpha: alpha, in: cr)
             return
         }
@@ -267,8 +264,7 @@ final class ParticleSpriteCache {
     func sprite(for key: Key) -> ParticleSprite {
         let packed = key.packed, tag = (packed + 1) << 32
         let mask = slots.count - 1
-        // Fibonacci hashing: the top bits of the key times 2^64 / φ.
-        var slot = Int(truncatingIfNeeded: (packed &* 0x9E37_79B9_7F4A_7C15) >> 40) & mask
+        var slot = Self.home(of: packed, in: slots.count)
         while slots[slot] != 0 {
             if slots[slot] & 0xFFFF_FFFF_0000_0000 == tag { return sprites[Int(slots[slot] & 0xFFFF_FFFF)] }
             slot = (slot + 1) & mask
@@ -285,8 +281,7 @@ final class ParticleSpriteCache {
             let original = self.sprite(for: source)
             sprite = Self.turned(original, turn, into: &bytes)
             // The table may have grown, or started again, meanwhile: the key's slot is found anew.
-            slot = Int(truncatingIfNeeded: (packed &* 0x9E37_79B9_7F4A_7C15) >> 40) & (slots.count - 1)
-            while slots[slot] != 0 { slot = (slot + 1) & (slots.count - 1) }
+            slot = Self.freeSlot(for: packed, in: slots)
         } else {
             sprite = Self.make(key, into: &bytes)
         }
@@ -308,13 +303,21 @@ final class ParticleSpriteCache {
 
     private func rehash(to count: Int) {
         var table = [UInt64](repeating: 0, count: count)
-        for slot in slots where slot != 0 {
-            let packed = (slot >> 32) - 1
-            var index = Int(truncatingIfNeeded: (packed &* 0x9E37_79B9_7F4A_7C15) >> 40) & (count - 1)
-            while table[index] != 0 { index = (index + 1) & (count - 1) }
-            table[index] = slot
-        }
+        for slot in slots where slot != 0 { table[Self.freeSlot(for: (slot >> 32) - 1, in: table)] = slot }
         slots = table
+    }
+
+    /// Where `packed`'s probe starts in a table of `count` slots (a power of two). Fibonacci hashing: the top bits of
+    /// the key times 2^64 / φ.
+    private static func home(of packed: UInt64, in count: Int) -> Int {
+        Int(truncatingIfNeeded: (packed &* 0x9E37_79B9_7F4A_7C15) >> 40) & (count - 1)
+    }
+
+    /// The first empty slot on `packed`'s probe in `table`.
+    private static func freeSlot(for packed: UInt64, in table: [UInt64]) -> Int {
+        var slot = home(of: packed, in: table.count)
+        while table[slot] != 0 { slot = (slot + 1) & (table.count - 1) }
+        return slot
     }
 
     /// The sprite's pixels mirrored left to right, transposed or turned half round (see `Key.symmetricSource`).

@@ -58,3 +58,35 @@ final class PixmanImages {
         for image in solids.values { pixman_image_unref(image) }
     }
 }
+
+extension FrameRenderer {
+    /// pixman's OVER of `source` (its pixel (0, 0) at device pixel `sourceAt`) through `mask` (its pixel (0, 0) at
+    /// `maskAt`; nil: none) onto `output`, the image over a target whose pixels are device pixels + `offset`, within
+    /// each of `parts` cut to `area` (device pixels).
+    static func compositeOver(_ source: OpaquePointer, at sourceAt: (x: Int, y: Int), mask: OpaquePointer?, at maskAt: (x: Int, y: Int),
+                              onto output: OpaquePointer, offset: (x: Int, y: Int), parts: [PixelRect], within area: PixelRect) {
+        for part in parts {
+            guard let cut = part.intersection(area) else { continue }
+            pixman_image_composite32(PIXMAN_OP_OVER, source, mask, output, Int32(cut.x - sourceAt.x), Int32(cut.y - sourceAt.y),
+                                     Int32(cut.x - maskAt.x), Int32(cut.y - maskAt.y), Int32(cut.x + offset.x), Int32(cut.y + offset.y),
+                                     Int32(cut.width), Int32(cut.height))
+        }
+    }
+
+    /// `compositeOver` straight onto the context's target within `area` (device pixels) and the context's clip, when
+    /// our own code may paint there as cairo would (`ownPaintTarget`) and the clip is whole pixels (`readClip`). False,
+    /// with nothing painted, when cairo must.
+    func paintOver(_ source: OpaquePointer, at sourceAt: (x: Int, y: Int), mask: OpaquePointer?, at maskAt: (x: Int, y: Int),
+                   within area: PixelRect, in cr: OpaquePointer) -> Bool {
+        guard let (target, offset, _) = ownPaintTarget(cr), readClip(cr, into: &fillParts) else { return false }
+        let surface = PixelRect(x: -offset.x, y: -offset.y, width: Int(cairo_image_surface_get_width(target)),
+                                height: Int(cairo_image_surface_get_height(target)))
+        guard let drawn = area.intersection(surface) else { return true }
+        guard let output = pixmanImages.over(target) else { return false }
+        cairo_surface_flush(target)
+        Self.compositeOver(source, at: sourceAt, mask: mask, at: maskAt, onto: output, offset: offset, parts: fillParts, within: drawn)
+        // In device units: cairo adds the surface's offset itself.
+        cairo_surface_mark_dirty_rectangle(target, Int32(drawn.x), Int32(drawn.y), Int32(drawn.width), Int32(drawn.height))
+        return true
+    }
+}

@@ -98,26 +98,11 @@ extension FrameRenderer {
     /// pixman straight onto the target, as cairo's mask paints it (byte for byte), when the clip is whole pixels:
     /// cairo's path makes about a dozen allocations a shadow. False, with nothing painted, when cairo must.
     private func paintShadow(_ color: Color, mask: OpaquePointer?, at area: PixelRect, in cr: OpaquePointer) -> Bool {
-        guard paintsShadowsWithPixman, let mask, let (target, offset) = pixelTarget(cr), isPixelExact(target) else { return false }
-        var parts: [PixelRect] = []
-        swap(&parts, &fillParts)
-        defer { swap(&parts, &fillParts) }
-        guard readClip(cr, into: &parts) else { return false }
-        let surface = PixelRect(x: -offset.x, y: -offset.y, width: Int(cairo_image_surface_get_width(target)),
-                                height: Int(cairo_image_surface_get_height(target)))
-        guard let drawn = area.intersection(surface) else { return true }
+        guard paintsShadowsWithPixman, let mask else { return false }
         let pixel = Self.cairoPremultiplied(color, alpha: 1)
         guard pixel != 0 else { return true }
-        guard let source = pixmanImages.solid(pixel), let output = pixmanImages.over(target) else { return false }
-        cairo_surface_flush(target)
-        for part in parts {
-            guard let cut = part.intersection(drawn) else { continue }
-            pixman_image_composite32(PIXMAN_OP_OVER, source, mask, output, 0, 0, Int32(cut.x - area.x), Int32(cut.y - area.y),
-                                     Int32(cut.x + offset.x), Int32(cut.y + offset.y), Int32(cut.width), Int32(cut.height))
-        }
-        // In device units: cairo adds the surface's offset itself.
-        cairo_surface_mark_dirty_rectangle(target, Int32(drawn.x), Int32(drawn.y), Int32(drawn.width), Int32(drawn.height))
-        return true
+        guard let source = pixmanImages.solid(pixel) else { return false }
+        return paintOver(source, at: (0, 0), mask: mask, at: (area.x, area.y), within: area, in: cr)
     }
 
     /// Where a node's quick shadow reaches (device pixels, rounded out), with its deviation and offset in device
