@@ -383,7 +383,8 @@ struct GradientGeometry {
                        where wanted: (_ row: Int, _ column: Int) -> Bool, _ body: (_ row: Int, _ column: Int, UInt32) -> Void) {
         let last = Double(ramp.count - 1), top = ramp.count - 1
         let table = ramp.baseAddress!
-        // Indices are clamped with comparisons, which send a NaN (from an overflowing transform) to 0: Int(NaN) traps.
+        // Indices are clamped with comparisons, which send a NaN (from an overflowing transform) to 0, and only those
+        // within 0..<last are truncated, without the range check Swift's conversion makes (`diorama_truncate`).
         for row in 0..<area.height {
             // Each term depends on the pixel's own row or column alone, never on where the area starts: a pixel
             // gets the same bits in whatever part of the frame is drawn (an incremental sum would round differently).
@@ -395,17 +396,17 @@ struct GradientGeometry {
                 let rowT = ((rowX - startX) * axisX + (rowY - startY) * axisY) * last + 0.5
                 let perColumn = (m.xx * axisX + m.yx * axisY) * last
                 for column in 0..<area.width where wanted(row, column) {
-                    let index = rowT + perColumn * (Double(area.x + column) + 0.5)
-                    body(row, column, table[index > 0 ? (index < last ? Int(index) : top) : 0])
+                    let index = rowT + perColumn * (Double(area.x &+ column) + 0.5)
+                    body(row, column, table[index > 0 ? (index < last ? diorama_truncate(index) : top) : 0])
                 }
             case .radial(let centerX, let centerY, let startRadius, let perRadius):
                 let px0 = rowX - centerX, py0 = rowY - centerY
                 let scale = perRadius * last, offset = 0.5 - startRadius * perRadius * last
                 for column in 0..<area.width where wanted(row, column) {
-                    let x = Double(area.x + column) + 0.5
+                    let x = Double(area.x &+ column) + 0.5
                     let px = px0 + m.xx * x, py = py0 + m.yx * x
                     let index = (px * px + py * py).squareRoot() * scale + offset
-                    body(row, column, table[index > 0 ? (index < last ? Int(index) : top) : 0])
+                    body(row, column, table[index > 0 ? (index < last ? diorama_truncate(index) : top) : 0])
                 }
             }
         }

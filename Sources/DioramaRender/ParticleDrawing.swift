@@ -41,7 +41,7 @@ extension FrameRenderer {
                                                   rotation: particle.rotation, fractionX: px - cellX, fractionY: py - cellY)
                 let sprite = sprites.sprite(for: key)
                 sprites.withCoverage(of: sprite) { coverage in
-                    blend(coverage, size: sprite.size, at: Int(cellX) - sprite.half, Int(cellY) - sprite.half,
+                    blend(coverage, of: sprite, at: Int(cellX) - sprite.half, Int(cellY) - sprite.half,
                           color: particle.color.hueRotated(by: paintHue), opacity: opacity,
                           mode: system.blendMode, into: pixels, rowPixels: rowPixels, area: area)
                 }
@@ -49,11 +49,12 @@ extension FrameRenderer {
         }
     }
 
-    /// Blends a sprite's coverage (`size` × `size`) with its top left at (`left`, `top`).
-    private func blend(_ coverage: UnsafeBufferPointer<UInt8>, size: Int, at left: Int, _ top: Int, color: Color, opacity: Double,
-                       mode: BlendMode, into pixels: UnsafeMutablePointer<UInt32>, rowPixels: Int, area: PixelRect) {
-        let x0 = max(left, area.x), x1 = min(left + size, area.x + area.width)
-        let y0 = max(top, area.y), y1 = min(top + size, area.y + area.height)
+    /// Blends a sprite's coverage with its square's top left at (`left`, `top`): the pixels of its ink within the area.
+    private func blend(_ coverage: UnsafeBufferPointer<UInt8>, of sprite: ParticleSprite, at left: Int, _ top: Int, color: Color,
+                       opacity: Double, mode: BlendMode, into pixels: UnsafeMutablePointer<UInt32>, rowPixels: Int, area: PixelRect) {
+        let size = sprite.size
+        let x0 = max(left + sprite.inkColumns.lowerBound, area.x), x1 = min(left + sprite.inkColumns.upperBound, area.x + area.width)
+        let y0 = max(top + sprite.inkRows.lowerBound, area.y), y1 = min(top + sprite.inkRows.upperBound, area.y + area.height)
         guard x0 < x1, y0 < y1 else { return }
         let strength = UInt32((min(opacity, 1) * 255).rounded())
         let red = UInt32((min(max(color.red, 0), 1) * 255).rounded())
@@ -164,6 +165,23 @@ struct ParticleSprite {
     let size: Int
     let half: Int
     let start: Int
+    /// The rows and columns of the square that hold any coverage (empty ranges when none do): a sprite's square
+    /// reaches 1.3 radii and 2 pixels beyond, so most of it is empty, and only these are blended.
+    let inkRows: Range<Int>
+    let inkColumns: Range<Int>
+
+    /// A sprite whose ink is read from its `size` × `size` coverage bytes at `bytes`.
+    init(size: Int, half: Int, start: Int, bytes: UnsafePointer<UInt8>) {
+        (self.size, self.half, self.start) = (size, half, start)
+        var (top, bottom, left, right) = (size, 0, size, 0)
+        for y in 0..<size {
+            for x in 0..<size where bytes[y * size + x] != 0 {
+                (top, bottom) = (min(top, y), y + 1)
+                (left, right) = (min(left, x), max(right, x + 1))
+            }
+        }
+        (inkRows, inkColumns) = top < bottom ? (top..<bottom, left..<right) : (0..<0, 0..<0)
+    }
 }
 
 /// Coverage sprites per shape, radius (quarter pixels), rotation step and sub-pixel position (quarter pixels).
@@ -336,7 +354,9 @@ final class ParticleSpriteCache {
                 }
             }
         }
-        return ParticleSprite(size: size, half: source.half, start: start)
+        return storage.withUnsafeBufferPointer { all in
+            ParticleSprite(size: size, half: source.half, start: start, bytes: all.baseAddress! + start)
+        }
     }
 
     /// The sprite cairo draws for `key`.
@@ -359,6 +379,8 @@ final class ParticleSpriteCache {
         }
         let start = storage.count
         for y in 0..<size { storage.append(contentsOf: bytes[(y * stride)..<(y * stride + size)]) }
-        return ParticleSprite(size: size, half: half, start: start)
+        return storage.withUnsafeBufferPointer { all in
+            ParticleSprite(size: size, half: half, start: start, bytes: all.baseAddress! + start)
+        }
     }
 }

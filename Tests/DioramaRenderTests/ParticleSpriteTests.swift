@@ -46,6 +46,36 @@ import Testing
         }
     }
 
+    /// A sprite's ink is the smallest rectangle holding all its coverage: every byte outside it is empty, and each of
+    /// its edge rows and columns holds some (blending only the ink is then blending the whole square). Made and
+    /// turned sprites alike.
+    @Test func aSpritesInkHoldsAllItsCoverageAndNoMore() {
+        let cache = ParticleSpriteCache()
+        var checked = 0
+        for shape in ParticleShape.allCases {
+            for quarters in [1, 3, 6, 13, 26, 60] {
+                for step in 0..<10 {
+                    let key = ParticleSpriteCache.Key(shape: shape, deviceRadius: Double(quarters) / 4, rotation: Double(step) * 6,
+                                                      fractionX: Double(step % 4) / 4, fractionY: Double((step + quarters) % 4) / 4)
+                    let sprite = cache.sprite(for: key)
+                    let (rows, columns) = (sprite.inkRows, sprite.inkColumns)
+                    let bytes: [UInt8] = cache.withCoverage(of: sprite) { Array($0) }
+                    func at(_ x: Int, _ y: Int) -> UInt8 { bytes[y * sprite.size + x] }
+                    #expect(!rows.isEmpty && !columns.isEmpty && rows.upperBound <= sprite.size && columns.upperBound <= sprite.size)
+                    guard !rows.isEmpty, !columns.isEmpty else { continue }
+                    let outside = (0..<sprite.size).flatMap { y in
+                        (0..<sprite.size).filter { x in !(rows.contains(y) && columns.contains(x)) }.map { at($0, y) }
+                    }
+                    #expect(outside.allSatisfy { $0 == 0 }, "\(key)")
+                    #expect(columns.contains { at($0, rows.first!) > 0 } && columns.contains { at($0, rows.last!) > 0 }, "\(key)")
+                    #expect(rows.contains { at(columns.first!, $0) > 0 } && rows.contains { at(columns.last!, $0) > 0 }, "\(key)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked == ParticleShape.allCases.count * 60)
+    }
+
     /// Keys at the ends of their ranges stay apart (the packed key's fields do not overlap), and a full cache starts
     /// again and still finds what it makes.
     @Test func keysAtTheirLimitsStayApartAndAFullCacheStartsAgain() {
