@@ -58,7 +58,8 @@ let package = Package(
 
         // Thin C layers: one system library per pkg-config module, and one C target for macros and variadics.
         .systemLibrary(name: "CCairo", pkgConfig: "pangocairo", providers: [.apt(["libcairo2-dev", "libpango1.0-dev"])]),
-        // pixman (cairo's own pixel library): rotated art resampled with one transform for the whole frame.
+        // pixman (cairo's own pixel library): composites our fills, shadows and blurs draw, rotated art resampled with one
+        // transform for the whole frame; its header also holds the renderer's unchecked float-to-integer truncation.
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),

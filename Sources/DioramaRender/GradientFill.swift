@@ -384,7 +384,7 @@ struct GradientGeometry {
         let last = Double(ramp.count - 1), top = ramp.count - 1
         let table = ramp.baseAddress!
         // Indices are clamped with comparisons, which send a NaN (from an overflowing transform) to 0, and only those
-        // within 0..<last are truncated, without the range check Swift's conversion makes (`diorama_truncate`).
+        // between 0 and last are truncated, without the range check Swift's conversion makes (`diorama_truncate`).
         for row in 0..<area.height {
             // Each term depends on the pixel's own row or column alone, never on where the area starts: a pixel
             // gets the same bits in whatever part of the frame is drawn (an incremental sum would round differently).
