@@ -79,6 +79,10 @@ public final class FrameRenderer {
     /// The centre line of the stroke being outlined (StrokeOutline.swift), kept to reuse its storage.
     var strokePoints: [(x: Double, y: Double)] = []
     var strokeSubpaths: [StrokeSubpath] = []
+    /// The flattened outline being trimmed (ShapeDrawing.swift): its points, and where each polyline ends among them,
+    /// kept to reuse their storage.
+    var trimPoints: [(x: Double, y: Double)] = []
+    var trimEnds: [Int] = []
     /// Strokes outlined by `strokeSolid`, and those it left to cairo, for tests.
     var outlinedStrokes = 0
     var strokesLeftToCairo = 0

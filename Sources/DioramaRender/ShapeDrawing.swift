@@ -122,17 +122,22 @@ extension FrameRenderer {
     /// Replaces the current path with the stretch from `from` to `to` (fractions of its total length),
     /// measured along the path flattened to cairo's tolerance.
     func trimPath(_ cr: OpaquePointer, from: Double, to: Double) {
-        let polylines = flattenedPolylines(cr)
+        flattenPath(cr)
         cairo_new_path(cr)
-        var total = 0.0
-        for line in polylines { for i in 1..<max(line.count, 1) { total += distance(line[i - 1], line[i]) } }
+        let points = trimPoints, ends = trimEnds
+        var total = 0.0, first = 0
+        for end in ends {
+            for i in (first + 1)..<end { total += distance(points[i - 1], points[i]) }
+            first = end
+        }
         guard total > 0 else { return }
         let (start, end) = (from * total, to * total)
         var travelled = 0.0
-        for line in polylines where line.count > 1 {
+        first = 0
+        for last in ends {
             var drawing = false
-            for i in 1..<line.count {
-                let p = line[i - 1], q = line[i], length = distance(p, q)
+            for i in (first + 1)..<last {
+                let p = points[i - 1], q = points[i], length = distance(p, q)
                 let (s0, s1) = (travelled, travelled + length)
                 travelled = s1
                 guard length > 0, s1 > start, s0 < end else {
@@ -141,45 +146,55 @@ extension FrameRenderer {
                 }
                 let t0 = max(0, (start - s0) / length), t1 = min(1, (end - s0) / length)
                 if !drawing {
-                    cairo_move_to(cr, p.0 + (q.0 - p.0) * t0, p.1 + (q.1 - p.1) * t0)
+                    cairo_move_to(cr, p.x + (q.x - p.x) * t0, p.y + (q.y - p.y) * t0)
                     drawing = true
                 }
-                cairo_line_to(cr, p.0 + (q.0 - p.0) * t1, p.1 + (q.1 - p.1) * t1)
+                cairo_line_to(cr, p.x + (q.x - p.x) * t1, p.y + (q.y - p.y) * t1)
             }
+            first = last
         }
     }
 
-    private func distance(_ p: (Double, Double), _ q: (Double, Double)) -> Double {
-        ((q.0 - p.0) * (q.0 - p.0) + (q.1 - p.1) * (q.1 - p.1)).squareRoot()
+    private func distance(_ p: (x: Double, y: Double), _ q: (x: Double, y: Double)) -> Double {
+        ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot()
     }
 
-    /// The current path as polylines in user space; a closed subpath ends back at its start.
-    private func flattenedPolylines(_ cr: OpaquePointer) -> [[(Double, Double)]] {
-        guard let path = cairo_copy_path_flat(cr) else { return [] }
+    /// The current path flattened into polylines in user space, in the kept `trimPoints` (each polyline ending at an
+    /// index in `trimEnds`, with at least two points): a closed subpath ends back at its start.
+    private func flattenPath(_ cr: OpaquePointer) {
+        trimPoints.removeAll(keepingCapacity: true)
+        trimEnds.removeAll(keepingCapacity: true)
+        guard let path = cairo_copy_path_flat(cr) else { return }
         defer { cairo_path_destroy(path) }
-        guard path.pointee.status == CAIRO_STATUS_SUCCESS, let data = path.pointee.data else { return [] }
-        var polylines: [[(Double, Double)]] = []
-        var current: [(Double, Double)] = []
+        guard path.pointee.status == CAIRO_STATUS_SUCCESS, let data = path.pointee.data else { return }
+        // Where the polyline being read starts among the points.
+        var start = 0
+        func finish() {
+            if trimPoints.count - start > 1 {
+                trimEnds.append(trimPoints.count)
+            } else {
+                trimPoints.removeLast(trimPoints.count - start)
+            }
+            start = trimPoints.count
+        }
         var index = 0
         while index < Int(path.pointee.num_data) {
             let header = data[index].header
             switch header.type {
             case CAIRO_PATH_MOVE_TO:
-                if current.count > 1 { polylines.append(current) }
-                current = [(data[index + 1].point.x, data[index + 1].point.y)]
+                finish()
+                trimPoints.append((data[index + 1].point.x, data[index + 1].point.y))
             case CAIRO_PATH_LINE_TO:
-                current.append((data[index + 1].point.x, data[index + 1].point.y))
+                trimPoints.append((data[index + 1].point.x, data[index + 1].point.y))
             case CAIRO_PATH_CLOSE_PATH:
-                if let first = current.first { current.append(first) }
-                if current.count > 1 { polylines.append(current) }
-                current = []
+                if trimPoints.count > start { trimPoints.append(trimPoints[start]) }
+                finish()
             default:
                 break
             }
             index += Int(header.length)
         }
-        if current.count > 1 { polylines.append(current) }
-        return polylines
+        finish()
     }
 
     func drawImage(_ image: ImageContent, alpha: Double, in cr: OpaquePointer) {
@@ -223,7 +238,10 @@ extension FrameRenderer {
 func makePattern(_ paint: Paint, bounds: Rect, alpha: Double, hue: Double) -> OpaquePointer {
     guard hue == 0 else { return makePattern(paint.hueRotated(by: hue), bounds: bounds, alpha: alpha, hue: 0) }
     func addStops(_ stops: [GradientStop], to pattern: OpaquePointer) {
-        for stop in stops.sorted(by: { $0.location < $1.location }) {
+        // Stops come sorted from the document in almost every case; sorting only otherwise spares an array.
+        let sorted = zip(stops, stops.dropFirst()).allSatisfy { $0.location <= $1.location }
+            ? stops : stops.sorted { $0.location < $1.location }
+        for stop in sorted {
             let c = stop.color
             cairo_pattern_add_color_stop_rgba(pattern, min(max(stop.location, 0), 1), c.red, c.green, c.blue, c.alpha * alpha)
         }
