@@ -79,6 +79,11 @@ public final class FrameRenderer {
     /// The centre line of the stroke being outlined (StrokeOutline.swift), kept to reuse its storage.
     var strokePoints: [(x: Double, y: Double)] = []
     var strokeSubpaths: [StrokeSubpath] = []
+    /// The centre line trimmed or dashed from it, kept to reuse its storage.
+    var strokeCutPoints: [(x: Double, y: Double)] = []
+    var strokeCutSubpaths: [StrokeSubpath] = []
+    /// The dash pattern of the stroke being outlined, in device lengths.
+    var strokeDashes: [Double] = []
     /// The flattened outline being trimmed (ShapeDrawing.swift): its points, and where each polyline ends among them,
     /// kept to reuse their storage.
     var trimPoints: [(x: Double, y: Double)] = []

@@ -17,9 +17,10 @@ extension FrameRenderer {
         } == true
         let stroked = (shape.stroke?.width ?? 0) > 0
         // The stroke goes on after the fill: by our own code straight away when nothing is left to fill (with no
-        // path for cairo to build), otherwise once cairo or the gradient has filled.
+        // path for cairo to build), otherwise once cairo or the gradient has filled; trimmed as the path is.
         let strokeNow = shape.fill == nil || filled
-        if strokeNow && (!stroked || !trimmed && strokeSolid(shape.stroke!, geometry: shape.geometry, alpha: alpha, in: cr)) { return }
+        let trim = trimmed ? (from: from, to: to) : nil
+        if strokeNow && (!stroked || strokeSolid(shape.stroke!, geometry: shape.geometry, trim: trim, alpha: alpha, in: cr)) { return }
         cairo_new_path(cr)
         addPath(shape.geometry, to: cr)
         if trimmed { trimPath(cr, from: from, to: to) }
@@ -33,7 +34,7 @@ extension FrameRenderer {
             cairo_pattern_destroy(pattern)
         }
         if let stroke = shape.stroke, stroke.width > 0,
-           strokeNow || trimmed || !strokeSolid(stroke, geometry: shape.geometry, alpha: alpha, in: cr) {
+           strokeNow || !strokeSolid(stroke, geometry: shape.geometry, trim: trim, alpha: alpha, in: cr) {
             applyStrokeStyle(stroke, to: cr)
             let pattern = makePattern(stroke.paint, bounds: bounds, alpha: alpha, hue: paintHue)
             cairo_set_source(cr, pattern)

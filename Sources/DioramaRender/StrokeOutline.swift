@@ -14,15 +14,18 @@ import Foundation
 // join is cut where the two offset sides meet, and a stroke whose inner side folds over (thick on a tight curve:
 // the sides meet beyond a segment's ends, or it turns straight back) is cairo's. Where a stroke crosses itself or two stretches of it overlap,
 // a pixel partly covered by both gets the sum of their areas (at most 1), where cairo samples their union: a few
-// pixels at the corners of a crossing. Dashes, trims, pens that are not circles in device space (a matrix that is not
-// a similarity) and strokes inside clip shapes stay cairo's.
+// pixels at the corners of a crossing, or where two dashes end close by a sharp turn. Dashes and trims are cut from
+// the flattened centre line by arc length, as cairo dashes and `trimPath` trims (a similarity keeps lengths in
+// proportion); a dash pattern with a zero (dots), pens that are not circles in device space (a matrix that is not a
+// similarity) and strokes inside clip shapes stay cairo's.
 
 extension FrameRenderer {
-    /// Strokes `geometry` (in the context's user space) with `stroke` at `alpha` when its paint is a solid colour, it
-    /// is not dashed, the context's matrix is a similarity, and the target whole ARGB32 pixels under a clip of
-    /// whole-pixel rectangles, with the OVER operator. False, with nothing drawn, when cairo must stroke instead. The
-    /// context's path is left alone.
-    func strokeSolid(_ stroke: Stroke, geometry: Geometry, alpha: Double, in cr: OpaquePointer) -> Bool {
+    /// Strokes `geometry` (in the context's user space), trimmed to `trim` (fractions of its length) when given, with
+    /// `stroke` at `alpha` when its paint is a solid colour, its dashes (if any) are all longer than zero, the
+    /// context's matrix is a similarity, and the target whole ARGB32 pixels under a clip of whole-pixel rectangles, with
+    /// the OVER operator. False, with nothing drawn, when cairo must stroke instead. The context's path is left alone.
+    func strokeSolid(_ stroke: Stroke, geometry: Geometry, trim: (from: Double, to: Double)? = nil, alpha: Double,
+                     in cr: OpaquePointer) -> Bool {
         guard case .solid(let color) = stroke.paint, rasterizesFills, stroke.width > 0, stroke.width.isFinite,
               let (target, offset, matrix) = ownPaintTarget(cr) else { return false }
         if !clipShapes.isEmpty {
@@ -34,11 +37,11 @@ extension FrameRenderer {
             return paintThroughCoverage(.solid(color), alpha: alpha, box: box, in: cr) { pen, place in
                 place(matrix)
                 addPath(geometry, to: pen)
+                if let trim { trimPath(pen, from: trim.from, to: trim.to) }
                 applyStrokeStyle(stroke, to: pen)
                 cairo_stroke(pen)
             }
         }
-        guard !stroke.isDashed else { return false }
         // A circular pen stays a circle: a rotation and a uniform scale (mirrored or not).
         let scale = abs(matrix.xx * matrix.yy - matrix.xy * matrix.yx).squareRoot()
         let slack = 1e-9 * max(scale, 1)
@@ -46,19 +49,48 @@ extension FrameRenderer {
               (abs(matrix.xx - matrix.yy) <= slack && abs(matrix.yx + matrix.xy) <= slack)
                 || (abs(matrix.xx + matrix.yy) <= slack && abs(matrix.yx - matrix.xy) <= slack) else { return false }
         let halfWidth = stroke.width / 2 * scale
+        // cairo's dashes, in device lengths (an odd count repeats once more, so that on and off take turns), and its
+        // phase brought within them. A zero length is cairo's: a dot, or two dashes' caps meeting.
+        // (In storage kept from stroke to stroke.)
+        strokeDashes.removeAll(keepingCapacity: true)
+        var phase = 0.0
+        if stroke.isDashed {
+            guard stroke.dash.allSatisfy({ $0 > 0 }) else { return false }
+            for _ in 0..<(stroke.dash.count % 2 == 1 ? 2 : 1) {
+                for length in stroke.dash { strokeDashes.append(length * scale) }
+            }
+            let total = strokeDashes.reduce(0, +) / scale
+            phase = stroke.dashPhase.isFinite ? stroke.dashPhase.truncatingRemainder(dividingBy: total) : 0
+            phase = max(phase < 0 ? phase + total : phase, 0) * scale
+        }
         return rasterize(color, alpha: alpha, matrix: matrix, target: target, offset: offset, in: cr) { outline in
-            // The centre line, in storage kept from stroke to stroke.
-            var path = StrokePath(matrix: matrix)
+            // The centre line, and the line trimmed or dashed from it, in storage kept from stroke to stroke.
+            var path = StrokePath(matrix: matrix), cut = StrokePath(matrix: matrix)
             swap(&path.points, &strokePoints)
             swap(&path.subpaths, &strokeSubpaths)
-            path.points.removeAll(keepingCapacity: true)
-            path.subpaths.removeAll(keepingCapacity: true)
+            swap(&cut.points, &strokeCutPoints)
+            swap(&cut.subpaths, &strokeCutSubpaths)
+            path.removeAll()
             defer {
                 swap(&path.points, &strokePoints)
                 swap(&path.subpaths, &strokeSubpaths)
+                swap(&cut.points, &strokeCutPoints)
+                swap(&cut.subpaths, &strokeCutSubpaths)
             }
             path.flatten(geometry)
             path.finish()
+            if path.drawable, let trim {
+                cut.removeAll()
+                path.trim(from: trim.from, to: trim.to, into: &cut)
+                swap(&path, &cut)
+            }
+            if path.drawable, !strokeDashes.isEmpty {
+                cut.removeAll()
+                // cairo ends a dash with less than 1/512 of a user unit left (half its fixed point's step).
+                path.dash(strokeDashes, phase: phase, slack: scale / 512, into: &cut)
+                swap(&path, &cut)
+            }
+            if trim != nil || !strokeDashes.isEmpty { path.straightenEnds(halfWidth: halfWidth) }
             guard path.drawable, path.outline(into: &outline, halfWidth: halfWidth, cap: stroke.lineCap, join: stroke.lineJoin),
                   outline.isWithinReach else {
                 strokesLeftToCairo += 1
@@ -109,6 +141,13 @@ struct StrokePath: FlatteningOutline {
 
     init(matrix: cairo_matrix_t) {
         self.matrix = matrix
+    }
+
+    /// Empty again, its storage kept.
+    mutating func removeAll() {
+        (current, start, open, hasPiece, drawable) = (nil, nil, nil, false, true)
+        points.removeAll(keepingCapacity: true)
+        subpaths.removeAll(keepingCapacity: true)
     }
 
     mutating func move(to point: (x: Double, y: Double)) {
@@ -185,6 +224,150 @@ struct StrokePath: FlatteningOutline {
             }
         }
         return true
+    }
+}
+
+extension StrokePath {
+    /// The point `distance` along the piece from `a` to `b` (`length` long): `b` itself at its end.
+    private static func along(_ a: (x: Double, y: Double), _ b: (x: Double, y: Double), _ distance: Double,
+                              of length: Double) -> (x: Double, y: Double) {
+        guard distance < length else { return b }
+        let t = distance / length
+        return (a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)
+    }
+
+    /// Piece `i` of `subpath` (the last of a closed one runs back to its first point): its ends and length.
+    private func piece(_ i: Int, of subpath: StrokeSubpath) -> (a: (x: Double, y: Double), b: (x: Double, y: Double), length: Double) {
+        let a = points[subpath.start + i], b = points[subpath.start + (i + 1) % subpath.count]
+        return (a, b, ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot())
+    }
+
+    /// Open sub-paths whose first or last piece is shorter than the inner join before it cuts (a dash or trim ending
+    /// just past a point of a flattened curve, which would fold the side over): that point is dropped, so the piece
+    /// runs straight from the one before, when the line moves by no more than the flattening's tolerance. Otherwise the
+    /// sub-path stays as it is (and the stroke is cairo's).
+    mutating func straightenEnds(halfWidth h: Double) {
+        var index = 0
+        while index < subpaths.count {
+            defer { index += 1 }
+            guard !subpaths[index].closed else { continue }
+            // The last piece, then the first (read backwards, as the other end).
+            for end in [true, false] {
+                while subpaths[index].count >= 3 {
+                    let first = subpaths[index].start, count = subpaths[index].count
+                    let (v, e, u) = end ? (first + count - 2, first + count - 1, first + count - 3) : (first + 1, first, first + 2)
+                    let (ux, uy) = (points[v].x - points[u].x, points[v].y - points[u].y)
+                    let (wx, wy) = (points[e].x - points[v].x, points[e].y - points[v].y)
+                    let (incoming, leg) = ((ux * ux + uy * uy).squareRoot(), (wx * wx + wy * wy).squareRoot())
+                    let cross = abs(ux * wy - uy * wx) / (incoming * leg), dot = (ux * wx + uy * wy) / (incoming * leg)
+                    guard dot > -1, leg < h * cross / (1 + dot), leg * cross <= FillOutline.tolerance else { break }
+                    points.remove(at: v)
+                    subpaths[index].count -= 1
+                    for later in (index + 1)..<subpaths.count { subpaths[later].start -= 1 }
+                }
+            }
+        }
+    }
+
+    /// SwiftUI's trim: the stretch of the centre line from `from` to `to` (fractions of its whole length, the
+    /// sub-paths in turn, a closed one round to its start) into `cut`, an open sub-path for each sub-path it meets.
+    /// `trimPath` (ShapeDrawing.swift) cuts cairo's path the same way; a similarity keeps the fractions.
+    func trim(from: Double, to: Double, into cut: inout StrokePath) {
+        var total = 0.0
+        for subpath in subpaths {
+            for i in 0..<(subpath.closed ? subpath.count : subpath.count - 1) { total += piece(i, of: subpath).length }
+        }
+        guard total > 0 else { return }
+        let (start, end) = (from * total, to * total)
+        var travelled = 0.0
+        for subpath in subpaths {
+            var drawing = false
+            for i in 0..<(subpath.closed ? subpath.count : subpath.count - 1) {
+                let (a, b, length) = piece(i, of: subpath)
+                let (s0, s1) = (travelled, travelled + length)
+                travelled = s1
+                guard length > 0, s1 > start, s0 < end else { continue }
+                let t0 = max(0, (start - s0) / length), t1 = min(1, (end - s0) / length)
+                if !drawing {
+                    cut.move(to: (a.x + (b.x - a.x) * t0, a.y + (b.y - a.y) * t0))
+                    drawing = true
+                }
+                cut.line(to: (a.x + (b.x - a.x) * t1, a.y + (b.y - a.y) * t1))
+            }
+            if drawing { cut.finish() }
+        }
+    }
+
+    /// The centre line dashed into `cut`, as cairo dashes a stroke: `dashes` (device lengths, each above zero, on and
+    /// off in turn, an even count) from `phase` into them (0 up to their sum), starting again at each sub-path; a
+    /// dash ends where less than `slack` of it is left (cairo's rounding to its fixed point). On a closed sub-path a
+    /// dash running through its start is one dash, joined there, and one that never ends is the closed sub-path.
+    func dash(_ dashes: [Double], phase: Double, slack: Double, into cut: inout StrokePath) {
+        for subpath in subpaths {
+            // cairo's start: whole dashes the phase passes are skipped, a dash it ends on included.
+            var index = 0, on = true, offset = phase
+            while offset >= dashes[index] {
+                offset -= dashes[index]
+                on.toggle()
+                index = (index + 1) % dashes.count
+            }
+            var left = dashes[index] - offset
+            // A closed sub-path's first dash, when it starts at the start: drawn last, joined to a dash reaching the
+            // start again. Where it ended: the piece, and the point.
+            var deferring = subpath.closed && on, firstEnd: (piece: Int, point: (x: Double, y: Double))?
+            var drawing = false
+            for i in 0..<(subpath.closed ? subpath.count : subpath.count - 1) {
+                let (a, b, length) = piece(i, of: subpath)
+                // As cairo steps: what is left of the piece, less each step.
+                var remaining = length
+                while remaining > 0 {
+                    let step = min(left, remaining)
+                    let from = length - remaining
+                    remaining -= step
+                    if on && !deferring {
+                        if !drawing {
+                            cut.move(to: Self.along(a, b, from, of: length))
+                            drawing = true
+                        }
+                        cut.line(to: Self.along(a, b, length - remaining, of: length))
+                    }
+                    left -= step
+                    guard left < slack else { continue }
+                    if on {
+                        if deferring {
+                            (deferring, firstEnd) = (false, (i, Self.along(a, b, length - remaining, of: length)))
+                        } else if drawing {
+                            cut.finish()
+                            drawing = false
+                        }
+                    }
+                    on.toggle()
+                    index = (index + 1) % dashes.count
+                    left += dashes[index]
+                }
+            }
+            guard subpath.closed else {
+                if drawing { cut.finish() }
+                continue
+            }
+            let first = points[subpath.start]
+            if deferring {
+                // On all round.
+                cut.move(to: first)
+                for i in 1..<subpath.count { cut.line(to: points[subpath.start + i]) }
+                cut.close()
+                continue
+            }
+            guard let firstEnd else {
+                if drawing { cut.finish() }
+                continue
+            }
+            // The first dash: on from the last one's end at the start (then one dash), or alone.
+            if !drawing { cut.move(to: first) }
+            for i in 0..<firstEnd.piece { cut.line(to: points[subpath.start + i + 1]) }
+            cut.line(to: firstEnd.point)
+            cut.finish()
+        }
     }
 }
 

@@ -16,6 +16,8 @@ import Testing
                       stroke: Stroke(paint: .solid(color), width: width, dash: dash, lineCap: cap, lineJoin: join), trimTo: trimTo)
     }
 
+    static func length(_ a: Point, _ b: Point) -> Double { hypot(b.x - a.x, b.y - a.y) }
+
     static func path(_ points: [Point], closed: Bool = false) -> Geometry {
         .path(PathData(commands: [.move(points[0])] + points.dropFirst().map { .line($0) } + (closed ? [.close] : [])))
     }
@@ -89,6 +91,61 @@ import Testing
         #expect(largest <= 32, "\(name): \(largest) levels from cairo")
     }
 
+    /// Dashed and trimmed strokes are outlined by our own code, dash by dash as cairo dashes them (the pattern from its
+    /// phase, again at each sub-path; on a closed one a dash through the start joined there), and trimmed by arc
+    /// length as `trimPath` trims cairo's path: every pixel close to cairo's, and the area they cover the same.
+    @Test(arguments: ["dashed line", "dashed polyline round", "odd pattern, phase", "negative phase", "dashed circle",
+                      "dashed square joined at its start", "dashed square starting off", "on all round",
+                      "dashed over two sub-paths", "trimmed line", "trimmed circle", "trimmed from and to",
+                      "trimmed over two sub-paths",
+                      "trimmed and dashed", "turned and scaled"])
+    func dashedAndTrimmedStrokesAreOursAndCloseToCairo(_ name: String) {
+        let zigzag = [Point(x: 10.3, y: 70.2), Point(x: 40.1, y: 20.7), Point(x: 70.6, y: 66.4), Point(x: 105.2, y: 30.9)]
+        let square = Self.path([Point(x: 20.5, y: 15.5), Point(x: 90.5, y: 15.5), Point(x: 90.5, y: 75.5), Point(x: 20.5, y: 75.5)],
+                               closed: true)
+        let circle = Geometry.ellipse(center: Point(x: 60.2, y: 44.6), radiusX: 32, radiusY: 32)
+        func dashed(_ geometry: Geometry, _ dash: [Double], phase: Double = 0, width: Double = 4, cap: LineCap = .butt,
+                    join: LineJoin = .miter, from: Double = 0, to: Double = 1) -> ShapeSnapshot {
+            ShapeSnapshot(geometry: geometry, fill: nil, stroke: Stroke(paint: .solid(.white), width: width, dash: dash, dashPhase: phase,
+                                                                      lineCap: cap, lineJoin: join), trimFrom: from, trimTo: to)
+        }
+        var matrix = Transform2D.identity.cairoMatrix
+        let shape: ShapeSnapshot
+        switch name {
+        case "dashed line": shape = dashed(Self.path([Point(x: 8.4, y: 12.3), Point(x: 110.7, y: 80.1)]), [9, 4.5])
+        case "dashed polyline round": shape = dashed(Self.path(zigzag), [22, 6], phase: 6, width: 5, cap: .round, join: .round)
+        case "odd pattern, phase": shape = dashed(Self.path(zigzag), [9], phase: 17.5, width: 3, cap: .square, join: .bevel)
+        case "negative phase": shape = dashed(Self.path(zigzag), [10, 3, 2, 3], phase: -16, width: 3)
+        case "dashed circle": shape = dashed(circle, [2, 10], width: 2)
+        // The last dash runs on through the start into the first: one dash, mitred at the corner there as cairo joins
+        // it (two dashes would each end in a butt there).
+        case "dashed square joined at its start": shape = dashed(square, [30, 8], phase: 21, width: 7)
+        // The last dash ends at the start, where the first does not begin: not joined.
+        case "dashed square starting off": shape = dashed(square, [30, 8], phase: 32, width: 7)
+        case "on all round": shape = dashed(square, [400, 8], width: 7)
+        case "trimmed line": shape = dashed(Self.path([Point(x: 8.4, y: 12.3), Point(x: 110.7, y: 80.1)]), [], width: 5, to: 0.63)
+        case "trimmed circle": shape = dashed(circle, [], width: 3, cap: .round, to: 0.37)
+        case "trimmed from and to": shape = dashed(square, [], width: 6, from: 0.2, to: 0.9)
+        case "trimmed over two sub-paths":
+            shape = dashed(.path(PathData(commands: [.move(Point(x: 10, y: 20)), .line(Point(x: 100, y: 20)), .move(Point(x: 10, y: 60)),
+                                                     .line(Point(x: 100, y: 70)), .line(Point(x: 60, y: 85))])), [], width: 4, from: 0.3, to: 0.8)
+        case "dashed over two sub-paths":
+            shape = dashed(.path(PathData(commands: [.move(Point(x: 10, y: 20)), .line(Point(x: 100, y: 20)), .move(Point(x: 10, y: 60)),
+                                                     .line(Point(x: 100, y: 70)), .line(Point(x: 60, y: 85))])), [25, 7], width: 4)
+        case "trimmed and dashed": shape = dashed(circle, [12, 5], phase: 4, width: 3, cap: .round, from: 0.1, to: 0.75)
+        default:
+            matrix = RenderFixtures.rotation(degrees: 37, around: Point(x: 60, y: 45)).concatenating(.scale(x: 0.8, y: 0.8)).cairoMatrix
+            shape = dashed(circle, [9, 4], phase: 2, width: 3, cap: .round, join: .round, from: 0.05, to: 0.85)
+        }
+        let drawn = Self.both(shape, matrix: matrix)
+        #expect(drawn.outlined == 1 && drawn.outlinedByCairoRun == 0, "\(name): ours outlined it")
+        let (ours, theirs) = (drawn.ours.reduce(0.0) { $0 + Double($1 >> 24) / 255 }, drawn.cairo.reduce(0.0) { $0 + Double($1 >> 24) / 255 })
+        let largest = zip(drawn.ours, drawn.cairo).map { abs(Int($0 >> 24) - Int($1 >> 24)) }.max() ?? 0
+        print("\(name): covers \(ours) against \(theirs), \(largest) levels")
+        #expect(theirs > 20 && abs(ours - theirs) < 1.5 + theirs / 200, "\(name): covers \(ours) against cairo's \(theirs)")
+        #expect(largest <= 32, "\(name): \(largest) levels from cairo")
+    }
+
     /// Drawn in bands and in strips, each its own context clipped to its part, a stroke gives the bytes of the stroke
     /// drawn whole.
     @Test func aStrokeHasTheSamePixelsInAnyPartOfTheTarget() {
@@ -96,9 +153,12 @@ import Testing
         var outlined = 0
         for trial in 0..<30 {
             let points = (0..<(2 + trial % 4)).map { _ in Point(x: -10 + random() * 140, y: -10 + random() * 110) }
-            let shape = Self.stroke(Self.path(points, closed: trial % 5 == 0), width: 0.5 + random() * 9,
+            var shape = Self.stroke(Self.path(points, closed: trial % 5 == 0), width: 0.5 + random() * 9,
                                     cap: [.butt, .round, .square][trial % 3], join: [.miter, .round, .bevel][trial % 3],
                                     color: Color(red: random(), green: random(), blue: random(), alpha: random() < 0.5 ? 1 : 0.6))
+            // Some dashed, some trimmed: cut from the whole line, the same in every part.
+            if trial % 4 == 1 { shape.stroke!.dash = [4 + random() * 20, 2 + random() * 9]; shape.stroke!.dashPhase = random() * 10 }
+            if trial % 4 == 2 { (shape.trimFrom, shape.trimTo) = (random() * 0.3, 0.5 + random() * 0.5) }
             let turn = RenderFixtures.rotation(degrees: random() * 360, around: Point(x: 60, y: 45))
             let renderer = FrameRenderer()
             let whole = SolidFillTests.draw(shape, matrix: turn.cairoMatrix, background: 0xFF33_6699, renderer: renderer)
@@ -131,15 +191,18 @@ import Testing
         }
     }
 
-    /// Dashes, trims, a pen stretched into an ellipse, an inner side that folds over or turns straight back, a
+    /// A dash pattern with a zero in it (cairo's dots, or two dashes' caps meeting), a dash ending just past a sharp
+    /// turn (its side would fold over), a pen stretched into an ellipse, an inner side that folds over or turns straight back, a
     /// gradient and a lone point (cairo's dot) are cairo's strokes: exactly cairo's pixels.
     @Test func strokesOurCodeCannotDrawAreCairos() {
         let line = Self.path([Point(x: 10, y: 10), Point(x: 100, y: 70)])
         let gradient = Paint.linear(stops: [GradientStop(location: 0, color: .white), GradientStop(location: 1, color: .black)],
                                     start: .top, end: .bottom)
         let cases: [(String, ShapeSnapshot, cairo_matrix_t)] = [
-            ("dashed", Self.stroke(line, width: 4, dash: [6, 3]), Transform2D.identity.cairoMatrix),
-            ("trimmed", Self.stroke(line, width: 4, trimTo: 0.6), Transform2D.identity.cairoMatrix),
+            ("a zero in the dashes", Self.stroke(line, width: 4, cap: .round, dash: [0, 8]), Transform2D.identity.cairoMatrix),
+            ("a dash just past a turn", Self.stroke(Self.path([Point(x: 10, y: 70), Point(x: 50, y: 10), Point(x: 90, y: 70)]), width: 6,
+                                                    dash: [Self.length(Point(x: 10, y: 70), Point(x: 50, y: 10)) + 1, 30]),
+             Transform2D.identity.cairoMatrix),
             ("stretched", Self.stroke(line, width: 4), Transform2D.scale(x: 1, y: 0.5).cairoMatrix),
             ("folds over", Self.stroke(.ellipse(center: Point(x: 60, y: 45), radiusX: 5, radiusY: 5), width: 13),
              Transform2D.identity.cairoMatrix),
