@@ -167,7 +167,7 @@ extension FrameRenderer {
             // cairo's.
             let from = min(max(shape.trimFrom, 0), 1), to = min(max(shape.trimTo, 0), 1)
             guard from < to else { return true }
-            guard from == 0, to == 1, rasterizesFills, evaluatesGradients else { return false }
+            guard from == 0, to == 1, choices.rasterizesFills, choices.evaluatesGradients else { return false }
             // As fillSolid and strokeSolid take that way: points within reach, a finite width.
             let solidWithinReach = FillOutline.box(of: shape.geometry, matrix: matrix) != nil
             return shape.fill.map { isClipSafe(fill: $0, bounds: node.bounds, matrix: matrix) && (!$0.isSolid || solidWithinReach) } != false
@@ -199,7 +199,7 @@ extension FrameRenderer {
     /// True for a solid fill, and for a gradient fill evaluated by `fillGradient` through a coverage of its own (cut
     /// by the clip shapes around it there too).
     private func isClipSafe(fill: Paint, bounds: Rect, matrix: cairo_matrix_t) -> Bool {
-        fill.isSolid || (evaluatesGradients && GradientGeometry(fill, bounds: bounds, userToDevice: matrix) != nil)
+        fill.isSolid || (choices.evaluatesGradients && GradientGeometry(fill, bounds: bounds, userToDevice: matrix) != nil)
     }
 
     /// True when the image's pixels land one for one on device pixels (a copy, whatever the clip).
@@ -216,12 +216,12 @@ extension FrameRenderer {
             else { return false }
             // Rotated or between pixels, it is resampled with a transform that does not depend on the clip.
             let placed = placedMatrix(matrix, x: image.rect.x, y: image.rect.y, scaleX: 1 / quantized, scaleY: 1 / quantized)
-            return placed.isIntegerTranslation || (resamplesArt && Self.resamples(placed))
+            return placed.isIntegerTranslation || (choices.resamplesArt && Self.resamples(placed))
         }
         guard let whole = self.image(atPath: image.path) else { return true }
         // Pictures in other formats (16-bit PNGs with newer cairo) are painted by cairo.
         let format = cairo_image_surface_get_format(whole)
-        let resampled = resamplesArt && (format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24)
+        let resampled = choices.resamplesArt && (format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24)
         var width = Double(cairo_image_surface_get_width(whole)), height = Double(cairo_image_surface_get_height(whole))
         if let sheet = image.sprite, sheet.columns > 0, sheet.rows > 0 {
             width /= Double(sheet.columns)

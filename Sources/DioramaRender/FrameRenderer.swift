@@ -36,16 +36,10 @@ public final class FrameRenderer {
     let shadowScratch = ShadowScratch()
     /// pixman images kept from fill to fill: over the target's pixels, and solid colours.
     let pixmanImages = PixmanImages()
-    /// False paints quick shadows through cairo's mask (the reference for the shadow tests).
-    var paintsShadowsWithPixman = true
-    /// False paints reduced (widely blurred) layers with cairo, over all they may reach (the reference for the
-    /// reduced layer tests); `tightensReducedLayers` false paints them with pixman over all they may reach.
-    var paintsReducedLayersWithPixman = true
-    var tightensReducedLayers = true
+    /// Which of its own ways the renderer takes where cairo has one too, and their limits (see `DrawingChoices`).
+    var choices = DrawingChoices()
     /// How many reduced layers pixman painted (tests).
     var reducedLayersPaintedByPixman = 0
-    /// False saves and transforms cairo's state for every node (the reference for the leaf fill tests).
-    var fillsLeavesWithoutSaving = true
     /// How many leaf shapes `fillWithoutSaving` filled (tests).
     var leavesFilledWithoutSaving = 0
     private var images: [String: OpaquePointer?] = [:]
@@ -100,14 +94,8 @@ public final class FrameRenderer {
     var frameClipRectangles: [PixelRect] = []
     /// The clip's rectangles a fill through a coverage reads (GradientFill.swift), kept from fill to fill.
     var coverageParts: [PixelRect] = []
-    /// False fills solid shapes with cairo (the reference for the solid fill tests).
-    var rasterizesFills = true
-    /// The largest shape (device pixels of its box) scan-converted by `fillSolid`; larger ones are cairo's.
-    var largestScanConvertedFill = 64.0 * 64
     /// Solid fills scan-converted by `fillSolid`, for tests.
     var filledSolids = 0
-    /// False fills gradients with cairo's own patterns (the reference for the gradient tests).
-    var evaluatesGradients = true
     /// Gradient fills evaluated by `fillGradient`, for tests.
     var evaluatedGradientFills = 0
     /// Solid fills and strokes inside clip shapes painted through a coverage of their own (`paintThroughCoverage`).
@@ -116,10 +104,6 @@ public final class FrameRenderer {
     var frameBounds: PixelRect?
     /// Layers masked by a gradient evaluated by `GradientGeometry` (NodeDrawing.swift), for tests.
     var evaluatedGradientMasks = 0
-    /// False paints cached art with cairo alone; true `resamplesEveryCell` visits every output cell (references
-    /// for the resampling tests).
-    var resamplesArt = true
-    var resamplesEveryCell = false
     /// Pictures painted by `paintResampled`, and how many of them through a soft-edged clip, for tests.
     var resampledPaints = 0
     var resampledThroughSoftClips = 0
@@ -156,8 +140,6 @@ public final class FrameRenderer {
     static let wholeFramesBetweenChecks = 8
     /// False draws every frame whole (the reference the damage tests compare with).
     var usesDamage = true
-    /// False draws everything beneath opaque bands too (the reference the occlusion tests compare with).
-    var usesOcclusion = true
     /// Parts of frames (whole frames, damage areas, bands) drawn with something hidden (see Occlusion.swift), by this
     /// renderer and its helpers, for tests.
     var occludedParts = 0
@@ -231,12 +213,8 @@ public final class FrameRenderer {
         if threads > 1 {
             for helper in helpers {
                 helper.vectorRasters.ensureCapacity(8 * width * height * 4)
-                // The references' switches (tests): helpers must draw as this renderer decides clip-safety.
-                (helper.evaluatesGradients, helper.resamplesArt, helper.resamplesEveryCell) = (evaluatesGradients, resamplesArt, resamplesEveryCell)
-                (helper.rasterizesFills, helper.largestScanConvertedFill) = (rasterizesFills, largestScanConvertedFill)
-                (helper.usesOcclusion, helper.paintsShadowsWithPixman) = (usesOcclusion, paintsShadowsWithPixman)
-                helper.fillsLeavesWithoutSaving = fillsLeavesWithoutSaving
-                (helper.paintsReducedLayersWithPixman, helper.tightensReducedLayers) = (paintsReducedLayersWithPixman, tightensReducedLayers)
+                // Helpers must draw as this renderer decides clip-safety: every choice at once.
+                helper.choices = choices
             }
         }
         let key = FrameKey(width: width, height: height, canvas: snapshot.canvas, background: snapshot.background)

@@ -31,7 +31,7 @@ extension FrameRenderer {
     /// that cannot be inverted. `isClipSafe(fill:)` (FrameDamage.swift) asks the same question.
     func fillGradient(_ paint: Paint, bounds: Rect, alpha: Double, in cr: OpaquePointer,
                       path: (OpaquePointer) -> Void) -> Bool {
-        guard evaluatesGradients else { return false }
+        guard choices.evaluatesGradients else { return false }
         var ctm = cairo_matrix_t()
         cairo_get_matrix(cr, &ctm)
         var inverse = ctm
@@ -66,7 +66,7 @@ extension FrameRenderer {
         case .linear, .radial: break
         case .solid, .angular: return false
         }
-        guard evaluatesGradients, cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING, let (_, _, ctm) = ownPaintTarget(cr) else {
+        guard choices.evaluatesGradients, cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING, let (_, _, ctm) = ownPaintTarget(cr) else {
             return false
         }
         var inverse = ctm
@@ -103,7 +103,7 @@ extension FrameRenderer {
     func paintThroughCoverage(_ source: CoverageSource, alpha: Double, box deviceBox: BoundingBox, in cr: OpaquePointer,
                               fillsContextPath: Bool = false, outline: FillOutline? = nil,
                               cover: (_ pen: OpaquePointer, _ place: (cairo_matrix_t) -> Void) -> Void) -> Bool {
-        guard evaluatesGradients, let (target, offset) = pixelTarget(cr), isPixelExact(target) else { return false }
+        guard choices.evaluatesGradients, let (target, offset) = pixelTarget(cr), isPixelExact(target) else { return false }
         var clipX1 = 0.0, clipY1 = 0.0, clipX2 = 0.0, clipY2 = 0.0
         cairo_save(cr)
         cairo_identity_matrix(cr)

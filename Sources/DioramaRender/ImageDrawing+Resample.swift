@@ -52,7 +52,7 @@ extension FrameRenderer {
         var matrix = cairo_matrix_t()
         cairo_get_matrix(cr, &matrix)
         cairo_matrix_translate(&matrix, x, y)
-        guard resamplesArt, Self.resamples(matrix), let (target, offset) = pixelTarget(cr) else { return false }
+        guard choices.resamplesArt, Self.resamples(matrix), let (target, offset) = pixelTarget(cr) else { return false }
         let format = cairo_image_surface_get_format(target)
         guard format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24 else { return false }
         let width = Int(cairo_image_surface_get_width(target)), height = Int(cairo_image_surface_get_height(target))
@@ -124,7 +124,7 @@ extension FrameRenderer {
         var matrix = cairo_matrix_t()
         cairo_get_matrix(cr, &matrix)
         let sheetFormat = cairo_image_surface_get_format(sheet)
-        guard resamplesArt, Self.resamples(matrix), cell.width > 0, cell.height > 0, let (target, offset) = pixelTarget(cr),
+        guard choices.resamplesArt, Self.resamples(matrix), cell.width > 0, cell.height > 0, let (target, offset) = pixelTarget(cr),
               sheetFormat == CAIRO_FORMAT_ARGB32 || sheetFormat == CAIRO_FORMAT_RGB24 else { return false }
         cairo_surface_flush(sheet)
         guard cairo_image_surface_get_data(sheet) != nil else { return false }
@@ -275,8 +275,8 @@ extension FrameRenderer {
         let side = Self.resampleCellSide
         let columns = (width + side - 1) / side, rows = (height + side - 1) / side
         resampleCells.removeAll(keepingCapacity: true)
-        resampleCells.append(contentsOf: repeatElement(resamplesEveryCell, count: columns * rows))
-        guard !resamplesEveryCell else { return }
+        resampleCells.append(contentsOf: repeatElement(choices.resamplesEveryCell, count: columns * rows))
+        guard !choices.resamplesEveryCell else { return }
         let pictureSide = Double(cells.side)
         for row in 0..<cells.rows {
             for column in 0..<cells.columns where cells[column, row] {

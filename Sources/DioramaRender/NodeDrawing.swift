@@ -43,7 +43,7 @@ extension FrameRenderer {
     /// straight) without cairo_save, cairo_transform and cairo_restore, which cost more than filling a small shape:
     /// its matrix is worked out here, as cairo_transform would. False, with nothing drawn, when `draw` must.
     private func fillWithoutSaving(_ node: NodeSnapshot, in cr: OpaquePointer) -> Bool {
-        guard fillsLeavesWithoutSaving, case .shape(let shape) = node.content, let fill = shape.fill, case .solid = fill,
+        guard choices.fillsLeavesWithoutSaving, case .shape(let shape) = node.content, let fill = shape.fill, case .solid = fill,
               (shape.stroke?.width ?? 0) <= 0,
               shape.trimFrom <= 0, shape.trimTo >= 1, node.clipShape == nil, clipShapes.isEmpty,
               painting(of: node) == .straight else { return false }
@@ -237,11 +237,11 @@ extension FrameRenderer {
     func paintReducedLayer(_ layer: OpaquePointer, origin: (x: Int, y: Int), factor: Int, within visible: PixelRect,
                            in cr: OpaquePointer) -> Bool {
         let scale = Double(factor)
-        guard paintsReducedLayersWithPixman,
+        guard choices.paintsReducedLayersWithPixman,
               let placement = Self.pixmanTransform(cairo_matrix_t(xx: scale, yx: 0, xy: 0, yy: scale, x0: Double(origin.x), y0: Double(origin.y)))
         else { return false }
         var area = visible
-        if tightensReducedLayers {
+        if choices.tightensReducedLayers {
             // A pixel's bilinear sample reads the two reduced pixels on either side of its centre, across and down:
             // beyond a reduced pixel of the ink both are transparent, and OVER leaves the pixel be.
             let ink = VectorArtRasterCache.inkBounds(of: layer)
@@ -273,7 +273,7 @@ extension FrameRenderer {
     private func maskLayer(_ layer: OpaquePointer, with mask: Paint, bounds: Rect, ctm: cairo_matrix_t, origin: PixelRect,
                            factor: Int) -> Bool {
         var inverse = ctm
-        guard factor == 1, evaluatesGradients, cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS,
+        guard factor == 1, choices.evaluatesGradients, cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS,
               let geometry = GradientGeometry(mask, bounds: bounds, userToDevice: ctm) else { return false }
         GradientRamp.fill(&gradientRamp, stops: geometry.stops, alpha: 1, hue: 0, count: geometry.rampCount)
         evaluatedGradientMasks += 1

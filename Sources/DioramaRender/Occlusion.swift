@@ -14,7 +14,7 @@ extension FrameRenderer {
     /// node hides anything.
     func occlusion(of nodes: ArraySlice<NodeSnapshot>, in area: PixelRect, canvas: Size, width: Int, height: Int)
         -> (prefixBottom: Int, bottoms: [Int])? {
-        guard usesOcclusion, !nodes.isEmpty else { return nil }
+        guard choices.usesOcclusion, !nodes.isEmpty else { return nil }
         let placement = CanvasPlacement(canvas: canvas, outputWidth: width, outputHeight: height)
         guard placement.scale > 0 else { return nil }
         let ctm = placement.transform.cairoMatrix

@@ -98,7 +98,7 @@ extension FrameRenderer {
     /// pixman straight onto the target, as cairo's mask paints it (byte for byte), when the clip is whole pixels:
     /// cairo's path makes about a dozen allocations a shadow. False, with nothing painted, when cairo must.
     private func paintShadow(_ color: Color, mask: OpaquePointer?, at area: PixelRect, in cr: OpaquePointer) -> Bool {
-        guard paintsShadowsWithPixman, let mask else { return false }
+        guard choices.paintsShadowsWithPixman, let mask else { return false }
         let pixel = Self.cairoPremultiplied(color, alpha: 1)
         guard pixel != 0 else { return true }
         guard let source = pixmanImages.solid(pixel) else { return false }

@@ -29,7 +29,7 @@ extension FrameRenderer {
     /// instead. The context's path is left alone. `placed`: the geometry's matrix to device space when it is not the
     /// context's own (a node placed without cairo_transform, see `fillWithoutSaving`).
     func fillSolid(_ paint: Paint, geometry: Geometry, alpha: Double, placed: cairo_matrix_t? = nil, in cr: OpaquePointer) -> Bool {
-        guard case .solid(let color) = paint, rasterizesFills, cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING,
+        guard case .solid(let color) = paint, choices.rasterizesFills, cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING,
               let (target, offset, ctm) = ownPaintTarget(cr) else { return false }
         let matrix = placed ?? ctm
         if !clipShapes.isEmpty {
@@ -50,7 +50,7 @@ extension FrameRenderer {
         }
         // Small and within reach, judged from the points that define it, before anything is flattened.
         guard let extent = FillOutline.box(of: geometry, matrix: matrix),
-              (extent.maxX - extent.minX) * (extent.maxY - extent.minY) <= largestScanConvertedFill else { return false }
+              (extent.maxX - extent.minX) * (extent.maxY - extent.minY) <= choices.largestScanConvertedFill else { return false }
         return rasterize(color, alpha: alpha, matrix: matrix, target: target, offset: offset, in: cr) { $0.add(geometry) }
     }
 

@@ -26,7 +26,7 @@ extension FrameRenderer {
     /// the OVER operator. False, with nothing drawn, when cairo must stroke instead. The context's path is left alone.
     func strokeSolid(_ stroke: Stroke, geometry: Geometry, trim: (from: Double, to: Double)? = nil, alpha: Double,
                      in cr: OpaquePointer) -> Bool {
-        guard case .solid(let color) = stroke.paint, rasterizesFills, stroke.width > 0, stroke.width.isFinite,
+        guard case .solid(let color) = stroke.paint, choices.rasterizesFills, stroke.width > 0, stroke.width.isFinite,
               let (target, offset, matrix) = ownPaintTarget(cr) else { return false }
         if !clipShapes.isEmpty {
             // Inside clip shapes, stroked by cairo onto a coverage cut by the same shapes, strip by strip, as a solid

@@ -72,7 +72,7 @@ import Testing
         let snapshot = snapshot(paint, placement: placement)
         for (width, height) in [(300, 220), (601, 457)] {
             let ours = FrameRenderer(), cairo = FrameRenderer()
-            cairo.evaluatesGradients = false
+            cairo.choices.evaluatesGradients = false
             let actual = try ours.render(snapshot, width: width, height: height)
             let expected = try cairo.render(snapshot, width: width, height: height)
             let empty = try FrameRenderer().render(RenderFixtures.snapshot(width: 300, height: 220, background: Color(red: 0.1, green: 0.15, blue: 0.2), []),
@@ -82,8 +82,8 @@ import Testing
             // another fill shows).
             let solid = self.snapshot(.solid(Color(red: 1, green: 1, blue: 1, alpha: 0.6)), placement: placement)
             let ourSolid = FrameRenderer(), cairoSolid = FrameRenderer()
-            ourSolid.largestScanConvertedFill = .infinity
-            cairoSolid.rasterizesFills = false
+            ourSolid.choices.largestScanConvertedFill = .infinity
+            cairoSolid.choices.rasterizesFills = false
             // Grown by a pixel: along an edge over another fill, a pixel whose coverage differs too little to change
             // the solid colour's byte can still change a steep gradient's.
             let edges = FrameComparison.grown(FrameComparison.differingPixels(try ourSolid.render(solid, width: width, height: height),
@@ -132,7 +132,7 @@ import Testing
             let empty = RenderFixtures.snapshot(width: 300, height: 220, background: Color(red: 0.1, green: 0.15, blue: 0.2), [])
             for (width, height) in [(300, 220), (601, 457)] {
                 let ours = FrameRenderer(), cairo = FrameRenderer()
-                cairo.evaluatesGradients = false
+                cairo.choices.evaluatesGradients = false
                 let actual = try ours.render(snapshot, width: width, height: height)
                 let expected = try cairo.render(snapshot, width: width, height: height)
                 let comparison = FrameComparison(actual, expected)
@@ -157,7 +157,7 @@ import Testing
             let node = NodeSnapshot(bounds: Rect(x: 60.3, y: 40.6, width: 180, height: 150), content: .shape(shape))
             let snapshot = RenderFixtures.snapshot(width: 300, height: 220, background: Color(red: 0.1, green: 0.15, blue: 0.2), [node])
             let ours = FrameRenderer(), cairo = FrameRenderer()
-            cairo.evaluatesGradients = false
+            cairo.choices.evaluatesGradients = false
             let comparison = FrameComparison(try ours.render(snapshot, width: 300, height: 220), try cairo.render(snapshot, width: 300, height: 220))
             #expect(ours.evaluatedGradientFills == 1)
             #expect(comparison.largest <= 3, "\(comparison.largest)")
@@ -180,7 +180,7 @@ import Testing
         for frame in [snapshot(hard, placement: "circle"), snapshot(angular, placement: "turned"), blurred,
                       snapshot(zeroLength, placement: "circle"), hardMask] {
             let ours = FrameRenderer(), cairo = FrameRenderer()
-            cairo.evaluatesGradients = false
+            cairo.choices.evaluatesGradients = false
             let same = try ours.render(frame, width: 300, height: 220).bytes == cairo.render(frame, width: 300, height: 220).bytes
             #expect(same)
             #expect(ours.evaluatedGradientFills == 0 && ours.evaluatedGradientMasks == 0)
@@ -233,7 +233,7 @@ import Testing
         let (width, height) = (330, 260)
         func draw(parts: [PixelRect], reference: Bool = false) -> [UInt8] {
             let renderer = FrameRenderer()
-            renderer.evaluatesGradients = !reference
+            renderer.choices.evaluatesGradients = !reference
             let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
             defer { cairo_surface_destroy(surface) }
             for part in parts {
@@ -335,7 +335,7 @@ import Testing
         for (width, height) in [(300, 220), (601, 457)] {
             let damaged = FrameRenderer(), whole = FrameRenderer(), cairo = FrameRenderer()
             whole.usesDamage = false
-            cairo.evaluatesGradients = false
+            cairo.choices.evaluatesGradients = false
             let threaded = [2, 3, 4].map { FrameRenderer(threads: $0) }
             for renderer in threaded { renderer.smallestLayeredShare = 0 }
             for step in 0..<8 {

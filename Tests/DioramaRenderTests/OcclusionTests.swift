@@ -33,7 +33,7 @@ import Testing
                 let renderer = FrameRenderer(imageDirectory: directory, threads: threads)
                 renderer.usesDamage = buffer != .junkWhole
                 let reference = FrameRenderer(imageDirectory: directory)
-                (reference.usesOcclusion, reference.usesDamage) = (false, false)
+                (reference.choices.usesOcclusion, reference.usesDamage) = (false, false)
                 var pixels = [UInt8](repeating: 0, count: width * height * 4)
                 for (index, scene) in loaded.document.scenes.enumerated() {
                     var hidden = 0

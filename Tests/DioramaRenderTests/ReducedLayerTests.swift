@@ -51,7 +51,7 @@ import Testing
     /// Painted around its ink, a layer is the layer painted over all it may reach, byte for byte, on one and two threads.
     @Test func aLayerPaintedAroundItsInkIsTheLayerPaintedWhole() throws {
         let reference = FrameRenderer()
-        reference.tightensReducedLayers = false
+        reference.choices.tightensReducedLayers = false
         let renderers = [FrameRenderer(), FrameRenderer(threads: 2)]
         for (blur, opacity) in Self.cases {
             let expected = try reference.render(Self.frame(blur: blur, opacity: opacity), width: 320, height: 300)
@@ -68,7 +68,7 @@ import Testing
     /// pixman's paint is cairo's but for a rounding of where the samples fall: within two levels.
     @Test func aLayerPaintedByPixmanIsCloseToCairos() throws {
         let reference = FrameRenderer()
-        reference.paintsReducedLayersWithPixman = false
+        reference.choices.paintsReducedLayersWithPixman = false
         let renderer = FrameRenderer()
         for (blur, opacity) in Self.cases {
             let frame = Self.frame(blur: blur, opacity: opacity)
@@ -89,7 +89,7 @@ import Testing
         for threads in [1, 2] {
             let renderer = FrameRenderer(imageDirectory: directory, threads: threads)
             let reference = FrameRenderer(imageDirectory: directory)
-            reference.tightensReducedLayers = false
+            reference.choices.tightensReducedLayers = false
             defer { #expect(renderer.reducedLayersPaintedByPixman > 0 || threads > 1) }
             for index in loaded.document.scenes.indices {
                 for time in [0.5, 4.4, 5.3, 6.8, 7.9] {
@@ -123,7 +123,7 @@ import Testing
                         cairo_set_source_rgba(cr, 0.2, 0.3, 0.4, 1)
                         cairo_paint(cr)
                         let renderer = FrameRenderer()
-                        renderer.tightensReducedLayers = tight
+                        renderer.choices.tightensReducedLayers = tight
                         #expect(renderer.paintReducedLayer(layer, origin: origin, factor: factor,
                                                            within: PixelRect(x: 0, y: 0, width: 160, height: 140), in: cr))
                         cairo_destroy(cr)

@@ -80,9 +80,9 @@ import Testing
         for (width, height) in Self.sizes {
             let renderer = FrameRenderer()
             let everyCell = FrameRenderer()
-            everyCell.resamplesEveryCell = true
+            everyCell.choices.resamplesEveryCell = true
             let cairo = FrameRenderer()
-            cairo.resamplesArt = false
+            cairo.choices.resamplesArt = false
             let actual = try renderer.render(snapshot, width: width, height: height)
             // Only cells no sample of ink reaches are left out: exactly the pixels of visiting every cell (a picture
             // has no cells: every pixel of it is visited).
@@ -137,7 +137,7 @@ import Testing
             #expect(renderer.isClipSafe(snapshot.nodes[0], parent: cairo_matrix_t(xx: 2, yx: 0, xy: 0, yy: 2, x0: x0, y0: 0))
                     == !(picture && clipped))
         }
-        renderer.resamplesArt = false
+        renderer.choices.resamplesArt = false
         #expect(!renderer.isClipSafe(snapshot.nodes[0], parent: cairo_matrix_t(xx: 2, yx: 0, xy: 0, yy: 2, x0: 0.5, y0: 0)))
     }
 

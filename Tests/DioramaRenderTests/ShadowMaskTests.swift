@@ -94,7 +94,7 @@ import Testing
             for (width, height) in [(640, 360), (1001, 563)] {
                 let renderer = FrameRenderer(imageDirectory: directory, threads: threads)
                 let reference = FrameRenderer(imageDirectory: directory)
-                reference.paintsShadowsWithPixman = false
+                reference.choices.paintsShadowsWithPixman = false
                 for (index, scene) in loaded.document.scenes.enumerated() where scene.nodes.contains(where: Self.castsShadow) {
                     for time in [0.4, 1.7, 3.3] {
                         let snapshot = evaluator.snapshot(scene: index, at: time)
@@ -129,7 +129,7 @@ import Testing
             """
         let snapshot = SceneEvaluator(document: try DocumentFixtures.decode(json).document).snapshot(scene: 0, at: 0)
         let reference = FrameRenderer()
-        reference.paintsShadowsWithPixman = false
+        reference.choices.paintsShadowsWithPixman = false
         let expected = try reference.render(snapshot, width: 200, height: 200)
         for threads in [1, 2] {
             let frame = try FrameRenderer(threads: threads).render(snapshot, width: 200, height: 200)

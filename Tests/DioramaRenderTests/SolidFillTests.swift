@@ -16,8 +16,8 @@ import Testing
                      width: Int = 120, height: Int = 90, background: UInt32 = 0, parts: [PixelRect]? = nil,
                      ours: Bool = true, renderer: FrameRenderer = FrameRenderer(),
                      prepare: (OpaquePointer) -> Void = { _ in }) -> (bytes: [UInt32], filled: Int) {
-        renderer.rasterizesFills = ours
-        renderer.largestScanConvertedFill = .infinity
+        renderer.choices.rasterizesFills = ours
+        renderer.choices.largestScanConvertedFill = .infinity
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
         defer { cairo_surface_destroy(surface) }
         let pixels = UnsafeMutableRawPointer(cairo_image_surface_get_data(surface)!).assumingMemoryBound(to: UInt32.self)
@@ -387,7 +387,7 @@ import Testing
         }
         let leaves = (0..<120).map(leaf)
         let reference = FrameRenderer()
-        reference.fillsLeavesWithoutSaving = false
+        reference.choices.fillsLeavesWithoutSaving = false
         let renderers = [FrameRenderer(), FrameRenderer(threads: 2)]
         for step in 0..<3 {
             let turn = Double(step) * 0.7
