@@ -9,8 +9,9 @@ import Foundation
 // prefix copied into each area, then every later node that reaches into it, clipped to it).
 //
 // Why that is byte-identical to drawing the whole frame: cairo and pixman compute a pixel of a solid fill,
-// stroke, text run, particle or pixel-aligned image from the geometry alone, so a clip of whole rows only
-// chooses which pixels are written; so for images resampled by ImageDrawing+Resample.swift, gradient fills evaluated
+// stroke (not dashed: cairo's dashes leave out what lies beyond the clip, so dashed strokes are ours or go through a
+// coverage, StrokeOutline.swift), text run, particle or pixel-aligned image from the geometry alone, so a clip of
+// whole rows only chooses which pixels are written; so for images resampled by ImageDrawing+Resample.swift, gradient fills evaluated
 // by GradientFill.swift and, inside clip shapes, solid fills and strokes painted through a coverage there (whatever the
 // clip, rows or sides); solid fills and strokes scan-converted by SolidFill.swift are exact across a clip's sides too.
 // A clip's left or right side is another matter for
@@ -163,8 +164,8 @@ extension FrameRenderer {
         case .shape(let shape) where clipped:
             // Through a clip shape, cairo's own fills and strokes are not: a cut by rows alone moved an edge pixel of
             // a circle in the kaleidoscope's wedges by a level (row 89 of a band ending at 90). Solid fills and strokes
-            // and gradient fills made through a coverage of their own (`paintThroughCoverage`) are; a trimmed path is
-            // cairo's.
+            // and gradient fills made through a coverage of their own (`paintThroughCoverage`) are; a trimmed path's
+            // fill is cairo's.
             let from = min(max(shape.trimFrom, 0), 1), to = min(max(shape.trimTo, 0), 1)
             guard from < to else { return true }
             guard from == 0, to == 1, choices.rasterizesFills, choices.evaluatesGradients else { return false }

@@ -16,21 +16,24 @@ import Foundation
 // a pixel partly covered by both gets the sum of their areas (at most 1), where cairo samples their union: a few
 // pixels at the corners of a crossing, or where two dashes end close by a sharp turn. Dashes and trims are cut from
 // the flattened centre line by arc length, as cairo dashes and `trimPath` trims (a similarity keeps lengths in
-// proportion); a dash pattern with a zero (dots), pens that are not circles in device space (a matrix that is not a
-// similarity) and strokes inside clip shapes stay cairo's.
+// proportion). Pens that are not circles in device space (a matrix that is not a similarity) stay cairo's. Strokes
+// inside clip shapes, and dashes ours do not take (dots, tiny periods, a dash starting exactly at a corner), are
+// cairo's onto a coverage of their own: its dasher leaves out dashes beyond the clip, with their joins and caps.
 
 extension FrameRenderer {
     /// Strokes `geometry` (in the context's user space), trimmed to `trim` (fractions of its length) when given, with
-    /// `stroke` at `alpha` when its paint is a solid colour, its dashes (if any) are all longer than zero, the
-    /// context's matrix is a similarity, and the target whole ARGB32 pixels under a clip of whole-pixel rectangles, with
-    /// the OVER operator. False, with nothing drawn, when cairo must stroke instead. The context's path is left alone.
+    /// `stroke` at `alpha` when its paint is a solid colour and the target whole ARGB32 pixels under a clip of
+    /// whole-pixel rectangles, with the OVER operator: outlined by our own code when the context's matrix is a
+    /// similarity (and the dashes, if any, allow it); otherwise, dashed or inside clip shapes, by cairo onto a coverage.
+    /// False, with nothing drawn, when cairo must stroke instead. The context's path is left alone.
     func strokeSolid(_ stroke: Stroke, geometry: Geometry, trim: (from: Double, to: Double)? = nil, alpha: Double,
                      in cr: OpaquePointer) -> Bool {
         guard case .solid(let color) = stroke.paint, choices.rasterizesFills, stroke.width > 0, stroke.width.isFinite,
               let (target, offset, matrix) = ownPaintTarget(cr) else { return false }
-        if !clipShapes.isEmpty {
-            // Inside clip shapes, stroked by cairo onto a coverage cut by the same shapes, strip by strip, as a solid
-            // fill there is: the same pixels in any band or damage area.
+        /// cairo's stroke onto a coverage, strip by strip, as a solid fill inside clip shapes is (cut by the same shapes
+        /// there): the same pixels in any band or damage area. Where cairo's own stroke would not be (its dashes
+        /// leave out what lies beyond the clip, and with them the joins and caps there), or inside clip shapes.
+        func strokeOnPen() -> Bool {
             guard let extent = FillOutline.box(of: geometry, matrix: matrix) else { return false }
             let reach = stroke.reach * matrix.largestStretch + 1
             let box = BoundingBox(minX: extent.minX - reach, minY: extent.minY - reach, maxX: extent.maxX + reach, maxY: extent.maxY + reach)
@@ -42,6 +45,18 @@ extension FrameRenderer {
                 cairo_stroke(pen)
             }
         }
+        if !clipShapes.isEmpty { return strokeOnPen() }
+        if rasterize(stroke, color: color, geometry: geometry, trim: trim, alpha: alpha, matrix: matrix, target: target,
+                     offset: offset, in: cr) {
+            return true
+        }
+        return stroke.isDashed && strokeOnPen()
+    }
+
+    /// `strokeSolid`'s own way: the stroke outlined and scan-converted. False, with nothing drawn, when it does not
+    /// apply.
+    private func rasterize(_ stroke: Stroke, color: Color, geometry: Geometry, trim: (from: Double, to: Double)?, alpha: Double,
+                           matrix: cairo_matrix_t, target: OpaquePointer, offset: (x: Int, y: Int), in cr: OpaquePointer) -> Bool {
         // A circular pen stays a circle: a rotation and a uniform scale (mirrored or not).
         let scale = abs(matrix.xx * matrix.yy - matrix.xy * matrix.yx).squareRoot()
         let slack = 1e-9 * max(scale, 1)
@@ -50,17 +65,17 @@ extension FrameRenderer {
                 || (abs(matrix.xx + matrix.yy) <= slack && abs(matrix.yx - matrix.xy) <= slack) else { return false }
         let halfWidth = stroke.width / 2 * scale
         // cairo's dashes, in device lengths (an odd count repeats once more, so that on and off take turns), and its
-        // phase brought within them. A zero length is cairo's: a dot, or two dashes' caps meeting.
-        // (In storage kept from stroke to stroke.)
+        // phase brought within them (in storage kept from stroke to stroke). cairo's: a length under a 256th of a unit
+        // (a zero makes dots or caps that meet; it reads a gap that small as no gap), and a phase that is not finite.
         strokeDashes.removeAll(keepingCapacity: true)
         var phase = 0.0
         if stroke.isDashed {
-            guard stroke.dash.allSatisfy({ $0 > 0 }) else { return false }
+            guard stroke.dash.allSatisfy({ $0 >= 1.0 / 256 }), stroke.dashPhase.isFinite else { return false }
             for _ in 0..<(stroke.dash.count % 2 == 1 ? 2 : 1) {
                 for length in stroke.dash { strokeDashes.append(length * scale) }
             }
             let total = strokeDashes.reduce(0, +) / scale
-            phase = stroke.dashPhase.isFinite ? stroke.dashPhase.truncatingRemainder(dividingBy: total) : 0
+            phase = stroke.dashPhase.truncatingRemainder(dividingBy: total)
             phase = max(phase < 0 ? phase + total : phase, 0) * scale
         }
         return rasterize(color, alpha: alpha, matrix: matrix, target: target, offset: offset, in: cr) { outline in
@@ -85,9 +100,19 @@ extension FrameRenderer {
                 swap(&path, &cut)
             }
             if path.drawable, !strokeDashes.isEmpty {
+                // Dashes cairo's: out of reach, under half a pixel a period (cairo draws those as an approximation), or
+                // more than `mostDashes` of them along the line (each is a sub-path of its own, kept).
+                let period = strokeDashes.reduce(0, +)
+                guard path.isWithinReach, period >= 0.5, path.length / period <= Double(Self.mostDashes) else {
+                    strokesLeftToCairo += 1
+                    return false
+                }
                 cut.removeAll()
                 // cairo ends a dash with less than 1/512 of a user unit left (half its fixed point's step).
-                path.dash(strokeDashes, phase: phase, slack: scale / 512, into: &cut)
+                guard path.dash(strokeDashes, phase: phase, slack: scale / 512, buttCaps: stroke.lineCap == .butt, into: &cut) else {
+                    strokesLeftToCairo += 1
+                    return false
+                }
                 swap(&path, &cut)
             }
             if trim != nil || !strokeDashes.isEmpty { path.straightenEnds(halfWidth: halfWidth) }
@@ -100,6 +125,11 @@ extension FrameRenderer {
             return true
         }
     }
+}
+
+extension FrameRenderer {
+    /// The most dashes (periods of the pattern) along a stroke our own code cuts.
+    static let mostDashes = 20_000
 }
 
 extension Stroke {
@@ -236,6 +266,21 @@ extension StrokePath {
         return (a.x + (b.x - a.x) * t, a.y + (b.y - a.y) * t)
     }
 
+    /// The cosine of 15°, the largest turn `straightenEnds` straightens.
+    static let straightTurnCosine = cos(15 * Double.pi / 180)
+
+    /// Every point within `FillOutline.reach` of the origin, across and down.
+    var isWithinReach: Bool {
+        points.allSatisfy { abs($0.x) <= FillOutline.reach && abs($0.y) <= FillOutline.reach }
+    }
+
+    /// The length of every sub-path, a closed one round to its start.
+    var length: Double {
+        subpaths.reduce(0) { total, subpath in
+            (0..<(subpath.closed ? subpath.count : subpath.count - 1)).reduce(total) { $0 + piece($1, of: subpath).length }
+        }
+    }
+
     /// Piece `i` of `subpath` (the last of a closed one runs back to its first point): its ends and length.
     private func piece(_ i: Int, of subpath: StrokeSubpath) -> (a: (x: Double, y: Double), b: (x: Double, y: Double), length: Double) {
         let a = points[subpath.start + i], b = points[subpath.start + (i + 1) % subpath.count]
@@ -244,7 +289,8 @@ extension StrokePath {
 
     /// Open sub-paths whose first or last piece is shorter than the inner join before it cuts (a dash or trim ending
     /// just past a point of a flattened curve, which would fold the side over): that point is dropped, so the piece
-    /// runs straight from the one before, when the line moves by no more than the flattening's tolerance. Otherwise the
+    /// runs straight from the one before, where the line turns there by 15° at most (a curve's point, not a corner
+    /// whose join shows) and the point is within the flattening's tolerance of the straight piece. Otherwise the
     /// sub-path stays as it is (and the stroke is cairo's).
     mutating func straightenEnds(halfWidth h: Double) {
         var index = 0
@@ -252,15 +298,18 @@ extension StrokePath {
             defer { index += 1 }
             guard !subpaths[index].closed else { continue }
             // The last piece, then the first (read backwards, as the other end).
-            for end in [true, false] {
+            for end in 0..<2 {
                 while subpaths[index].count >= 3 {
                     let first = subpaths[index].start, count = subpaths[index].count
-                    let (v, e, u) = end ? (first + count - 2, first + count - 1, first + count - 3) : (first + 1, first, first + 2)
+                    let (v, e, u) = end == 0 ? (first + count - 2, first + count - 1, first + count - 3) : (first + 1, first, first + 2)
                     let (ux, uy) = (points[v].x - points[u].x, points[v].y - points[u].y)
                     let (wx, wy) = (points[e].x - points[v].x, points[e].y - points[v].y)
                     let (incoming, leg) = ((ux * ux + uy * uy).squareRoot(), (wx * wx + wy * wy).squareRoot())
                     let cross = abs(ux * wy - uy * wx) / (incoming * leg), dot = (ux * wx + uy * wy) / (incoming * leg)
-                    guard dot > -1, leg < h * cross / (1 + dot), leg * cross <= FillOutline.tolerance else { break }
+                    // The point's distance from the straight piece from u to e.
+                    let (sx, sy) = (points[e].x - points[u].x, points[e].y - points[u].y)
+                    let away = abs(sx * uy - sy * ux) / (sx * sx + sy * sy).squareRoot()
+                    guard dot >= Self.straightTurnCosine, leg < h * cross / (1 + dot), away <= FillOutline.tolerance else { break }
                     points.remove(at: v)
                     subpaths[index].count -= 1
                     for later in (index + 1)..<subpaths.count { subpaths[later].start -= 1 }
@@ -301,9 +350,12 @@ extension StrokePath {
     /// The centre line dashed into `cut`, as cairo dashes a stroke: `dashes` (device lengths, each above zero, on and
     /// off in turn, an even count) from `phase` into them (0 up to their sum), starting again at each sub-path; a
     /// dash ends where less than `slack` of it is left (cairo's rounding to its fixed point). On a closed sub-path a
-    /// dash running through its start is one dash, joined there, and one that never ends is the closed sub-path.
-    func dash(_ dashes: [Double], phase: Double, slack: Double, into cut: inout StrokePath) {
+    /// dash running through its start (or ending there) is one dash, joined there, and one that never ends is the
+    /// closed sub-path. False when cairo must: a dash that begins exactly at a point where pieces meet (cairo caps it
+    /// along the piece before and joins it to the next), or at the very end with round or square caps (cairo's dot).
+    func dash(_ dashes: [Double], phase: Double, slack: Double, buttCaps: Bool, into cut: inout StrokePath) -> Bool {
         for subpath in subpaths {
+            let pieces = subpath.closed ? subpath.count : subpath.count - 1
             // cairo's start: whole dashes the phase passes are skipped, a dash it ends on included.
             var index = 0, on = true, offset = phase
             while offset >= dashes[index] {
@@ -316,7 +368,7 @@ extension StrokePath {
             // start again. Where it ended: the piece, and the point.
             var deferring = subpath.closed && on, firstEnd: (piece: Int, point: (x: Double, y: Double))?
             var drawing = false
-            for i in 0..<(subpath.closed ? subpath.count : subpath.count - 1) {
+            for i in 0..<pieces {
                 let (a, b, length) = piece(i, of: subpath)
                 // As cairo steps: what is left of the piece, less each step.
                 var remaining = length
@@ -333,13 +385,17 @@ extension StrokePath {
                     }
                     left -= step
                     guard left < slack else { continue }
+                    // A dash ending at a closed sub-path's very end is on there still (cairo joins it to the first).
+                    let closing = subpath.closed && i == pieces - 1 && remaining == 0
                     if on {
                         if deferring {
-                            (deferring, firstEnd) = (false, (i, Self.along(a, b, length - remaining, of: length)))
-                        } else if drawing {
+                            if !closing { (deferring, firstEnd) = (false, (i, Self.along(a, b, length - remaining, of: length))) }
+                        } else if drawing && !closing {
                             cut.finish()
                             drawing = false
                         }
+                    } else if remaining == 0 && (subpath.closed || i < pieces - 1 || !buttCaps) {
+                        return false
                     }
                     on.toggle()
                     index = (index + 1) % dashes.count
@@ -368,6 +424,7 @@ extension StrokePath {
             cut.line(to: firstEnd.point)
             cut.finish()
         }
+        return true
     }
 }
 

@@ -96,6 +96,7 @@ import Testing
     /// length as `trimPath` trims cairo's path: every pixel close to cairo's, and the area they cover the same.
     @Test(arguments: ["dashed line", "dashed polyline round", "odd pattern, phase", "negative phase", "dashed circle",
                       "dashed square joined at its start", "dashed square starting off", "on all round",
+                      "a dash ending exactly at the start",
                       "dashed over two sub-paths", "trimmed line", "trimmed circle", "trimmed from and to",
                       "trimmed over two sub-paths",
                       "trimmed and dashed", "turned and scaled"])
@@ -123,6 +124,8 @@ import Testing
         // The last dash ends at the start, where the first does not begin: not joined.
         case "dashed square starting off": shape = dashed(square, [30, 8], phase: 32, width: 7)
         case "on all round": shape = dashed(square, [400, 8], width: 7)
+        // The last dash ends exactly at the start, where the first begins: cairo joins them still.
+        case "a dash ending exactly at the start": shape = dashed(square, [14, 4], phase: 6, width: 7)
         case "trimmed line": shape = dashed(Self.path([Point(x: 8.4, y: 12.3), Point(x: 110.7, y: 80.1)]), [], width: 5, to: 0.63)
         case "trimmed circle": shape = dashed(circle, [], width: 3, cap: .round, to: 0.37)
         case "trimmed from and to": shape = dashed(square, [], width: 6, from: 0.2, to: 0.9)
@@ -146,6 +149,14 @@ import Testing
         #expect(largest <= 32, "\(name): \(largest) levels from cairo")
     }
 
+    /// A butt-capped line whose last dash turns on exactly at its end draws nothing there, as cairo's does: ours.
+    @Test func aButtCappedDashTurningOnAtTheEndDrawsNothing() {
+        let drawn = Self.both(Self.stroke(Self.path([Point(x: 10, y: 40), Point(x: 110, y: 40)]), width: 6, dash: [10, 10]))
+        #expect(drawn.outlined == 1)
+        let largest = zip(drawn.ours, drawn.cairo).map { abs(Int($0 >> 24) - Int($1 >> 24)) }.max() ?? 0
+        #expect(largest <= 32 && drawn.ours.contains { $0 != 0 })
+    }
+
     /// Drawn in bands and in strips, each its own context clipped to its part, a stroke gives the bytes of the stroke
     /// drawn whole.
     @Test func aStrokeHasTheSamePixelsInAnyPartOfTheTarget() {
@@ -167,7 +178,7 @@ import Testing
             let strips = SolidFillTests.draw(shape, matrix: turn.cairoMatrix, background: 0xFF33_6699,
                                              parts: stride(from: 0, to: 120, by: 11).map { PixelRect(x: $0, y: 0, width: min(11, 120 - $0), height: 90) })
             let (sameBands, sameStrips) = (bands.bytes == whole.bytes, strips.bytes == whole.bytes)
-            #expect(sameBands, "bands, trial \(trial)")
+            #expect(sameBands, "bands, trial \(trial), ours \(renderer.outlinedStrokes)")
             // cairo's stroke (sharp turns of thick strokes, two points closed) cut by a clip's side moves some edge
             // pixels by a level: the renderer cuts those by rows only (FrameDamage.swift).
             #expect(sameStrips || renderer.outlinedStrokes == 0, "strips, trial \(trial)")
@@ -200,6 +211,17 @@ import Testing
                                     start: .top, end: .bottom)
         let cases: [(String, ShapeSnapshot, cairo_matrix_t)] = [
             ("a zero in the dashes", Self.stroke(line, width: 4, cap: .round, dash: [0, 8]), Transform2D.identity.cairoMatrix),
+            ("dashes under half a pixel a period", Self.stroke(line, width: 4, dash: [0.2, 0.2]), Transform2D.identity.cairoMatrix),
+            // A dash beginning exactly at a corner: cairo caps it along the side before, then joins.
+            ("a dash beginning at a corner", Self.stroke(Self.path([Point(x: 10, y: 10), Point(x: 100, y: 10), Point(x: 100, y: 80),
+                                                                    Point(x: 10, y: 80)], closed: true), width: 6, dash: [10, 10]),
+             Transform2D.identity.cairoMatrix),
+            // Off until exactly the end, with round caps: cairo's dot there.
+            ("a dot at the end", Self.stroke(Self.path([Point(x: 10, y: 40), Point(x: 110, y: 40)]), width: 6, cap: .round, dash: [10, 10]),
+             Transform2D.identity.cairoMatrix),
+            // A dash ending just past a right angle: the corner's join shows, so the point is not dropped.
+            ("a dash just past a corner", Self.stroke(Self.path([Point(x: 10, y: 10), Point(x: 80, y: 10), Point(x: 80, y: 80)]), width: 6,
+                                                      dash: [70.04, 20]), Transform2D.identity.cairoMatrix),
             ("a dash just past a turn", Self.stroke(Self.path([Point(x: 10, y: 70), Point(x: 50, y: 10), Point(x: 90, y: 70)]), width: 6,
                                                     dash: [Self.length(Point(x: 10, y: 70), Point(x: 50, y: 10)) + 1, 30]),
              Transform2D.identity.cairoMatrix),
