@@ -9,9 +9,9 @@ import Foundation
 // prefix copied into each area, then every later node that reaches into it, clipped to it).
 //
 // Why that is byte-identical to drawing the whole frame: cairo and pixman compute a pixel of a solid fill,
-// stroke (not dashed: cairo's dashes leave out what lies beyond the clip, so dashed strokes are ours or go through a
-// coverage, StrokeOutline.swift), text run, particle or pixel-aligned image from the geometry alone, so a clip of
-// whole rows only chooses which pixels are written; so for images resampled by ImageDrawing+Resample.swift, gradient fills evaluated
+// undashed stroke, text run, particle or pixel-aligned image from the geometry alone, so a clip of whole rows only
+// chooses which pixels are written (cairo's dashes leave out what lies beyond the clip: a dashed stroke is ours or
+// goes through a coverage, StrokeOutline.swift, or it is clip dependent); so for images resampled by ImageDrawing+Resample.swift, gradient fills evaluated
 // by GradientFill.swift and, inside clip shapes, solid fills and strokes painted through a coverage there (whatever the
 // clip, rows or sides); solid fills and strokes scan-converted by SolidFill.swift are exact across a clip's sides too.
 // A clip's left or right side is another matter for
@@ -174,8 +174,12 @@ extension FrameRenderer {
             return shape.fill.map { isClipSafe(fill: $0, bounds: node.bounds, matrix: matrix) && (!$0.isSolid || solidWithinReach) } != false
                 && shape.stroke.map { !($0.width > 0) || $0.paint.isSolid && $0.width.isFinite && solidWithinReach } != false
         case .shape(let shape):
+            // A dashed stroke is ours or cairo's on a coverage only as strokeSolid takes it; cairo's own is not.
             return shape.fill.map { isClipSafe(fill: $0, bounds: node.bounds, matrix: matrix) } != false
-                && shape.stroke?.paint.isSolid != false
+                && shape.stroke.map {
+                    $0.paint.isSolid && (!$0.isDashed || !($0.width > 0) || choices.rasterizesFills && choices.evaluatesGradients
+                        && $0.width.isFinite && FillOutline.box(of: shape.geometry, matrix: matrix) != nil)
+                } != false
         case .text(let text):
             return !clipped && text.paint.isSolid
         case .particles:

@@ -16,8 +16,8 @@ import Foundation
 // a pixel partly covered by both gets the sum of their areas (at most 1), where cairo samples their union: a few
 // pixels at the corners of a crossing, or where two dashes end close by a sharp turn. Dashes and trims are cut from
 // the flattened centre line by arc length, as cairo dashes and `trimPath` trims (a similarity keeps lengths in
-// proportion). Pens that are not circles in device space (a matrix that is not a similarity) stay cairo's. Strokes
-// inside clip shapes, and dashes ours do not take (dots, tiny periods, a dash starting exactly at a corner), are
+// proportion). Undashed pens that are not circles in device space (a matrix that is not a similarity) stay cairo's.
+// Strokes inside clip shapes, and dashes ours do not take (dots, tiny periods, a dash ending near a corner), are
 // cairo's onto a coverage of their own: its dasher leaves out dashes beyond the clip, with their joins and caps.
 
 extension FrameRenderer {
@@ -101,9 +101,9 @@ extension FrameRenderer {
             }
             if path.drawable, !strokeDashes.isEmpty {
                 // Dashes cairo's: out of reach, under half a pixel a period (cairo draws those as an approximation), or
-                // more than `mostDashes` of them along the line (each is a sub-path of its own, kept).
+                // more than `mostDashes` dashes and gaps along the line (each dash a sub-path of its own, kept).
                 let period = strokeDashes.reduce(0, +)
-                guard path.isWithinReach, period >= 0.5, path.length / period <= Double(Self.mostDashes) else {
+                guard path.isWithinReach, period >= 0.5, path.length / period * Double(strokeDashes.count) <= Double(Self.mostDashes) else {
                     strokesLeftToCairo += 1
                     return false
                 }
@@ -115,7 +115,7 @@ extension FrameRenderer {
                 }
                 swap(&path, &cut)
             }
-            if trim != nil || !strokeDashes.isEmpty { path.straightenEnds(halfWidth: halfWidth) }
+            if trim != nil || !strokeDashes.isEmpty { path.straightenEnds(halfWidth: halfWidth, cap: stroke.lineCap) }
             guard path.drawable, path.outline(into: &outline, halfWidth: halfWidth, cap: stroke.lineCap, join: stroke.lineJoin),
                   outline.isWithinReach else {
                 strokesLeftToCairo += 1
@@ -128,8 +128,8 @@ extension FrameRenderer {
 }
 
 extension FrameRenderer {
-    /// The most dashes (periods of the pattern) along a stroke our own code cuts.
-    static let mostDashes = 20_000
+    /// The most dashes and gaps along a stroke our own code cuts.
+    static let mostDashes = 40_000
 }
 
 extension Stroke {
@@ -268,6 +268,18 @@ extension StrokePath {
 
     /// The cosine of 15°, the largest turn `straightenEnds` straightens.
     static let straightTurnCosine = cos(15 * Double.pi / 180)
+    /// How near (device pixels) a dash's end may come to a sharp turn before cairo must dash the stroke: cairo rounds
+    /// points to 1/256 of a pixel.
+    static let tie = 1.0 / 16
+
+    /// Whether the line turns by more than 15° where piece `i` of `subpath` ends (false at an open sub-path's end).
+    func turnsSharply(atEndOf i: Int, of subpath: StrokeSubpath) -> Bool {
+        let pieces = subpath.closed ? subpath.count : subpath.count - 1
+        guard i < pieces - 1 || subpath.closed else { return false }
+        let (a, b, incoming) = piece(i, of: subpath), (_, c, outgoing) = piece((i + 1) % pieces, of: subpath)
+        let dot = ((b.x - a.x) * (c.x - b.x) + (b.y - a.y) * (c.y - b.y)) / (incoming * outgoing)
+        return !(dot >= Self.straightTurnCosine)
+    }
 
     /// Every point within `FillOutline.reach` of the origin, across and down.
     var isWithinReach: Bool {
@@ -290,9 +302,9 @@ extension StrokePath {
     /// Open sub-paths whose first or last piece is shorter than the inner join before it cuts (a dash or trim ending
     /// just past a point of a flattened curve, which would fold the side over): that point is dropped, so the piece
     /// runs straight from the one before, where the line turns there by 15° at most (a curve's point, not a corner
-    /// whose join shows) and the point is within the flattening's tolerance of the straight piece. Otherwise the
-    /// sub-path stays as it is (and the stroke is cairo's).
-    mutating func straightenEnds(halfWidth h: Double) {
+    /// whose join shows), the point is within the flattening's tolerance of the straight piece and the end's cap
+    /// corners move by an eighth of a pixel at most. Otherwise the sub-path stays as it is (and the stroke is cairo's).
+    mutating func straightenEnds(halfWidth h: Double, cap: LineCap) {
         var index = 0
         while index < subpaths.count {
             defer { index += 1 }
@@ -309,7 +321,10 @@ extension StrokePath {
                     // The point's distance from the straight piece from u to e.
                     let (sx, sy) = (points[e].x - points[u].x, points[e].y - points[u].y)
                     let away = abs(sx * uy - sy * ux) / (sx * sx + sy * sy).squareRoot()
-                    guard dot >= Self.straightTurnCosine, leg < h * cross / (1 + dot), away <= FillOutline.tolerance else { break }
+                    // The end's cap turns with the piece: a butt or square cap's corners move by h · sin θ, kept to an
+                    // eighth of a pixel (a round cap turns into itself).
+                    guard dot >= Self.straightTurnCosine, leg < h * cross / (1 + dot), away <= FillOutline.tolerance,
+                          cap == .round || h * cross <= 0.125 else { break }
                     points.remove(at: v)
                     subpaths[index].count -= 1
                     for later in (index + 1)..<subpaths.count { subpaths[later].start -= 1 }
@@ -385,6 +400,13 @@ extension StrokePath {
                     }
                     left -= step
                     guard left < slack else { continue }
+                    // Near a point where the line turns, whether cairo's dash ends or begins before it or after (a cap
+                    // and a join there, or a cap alone) depends on its own arithmetic (fixed-point points, user-space
+                    // lengths): such a stroke is cairo's.
+                    if remaining < Self.tie, i < pieces - 1 || subpath.closed, turnsSharply(atEndOf: i, of: subpath) { return false }
+                    if length - remaining < Self.tie, i > 0 || subpath.closed, turnsSharply(atEndOf: (i + pieces - 1) % pieces, of: subpath) {
+                        return false
+                    }
                     // A dash ending at a closed sub-path's very end is on there still (cairo joins it to the first).
                     let closing = subpath.closed && i == pieces - 1 && remaining == 0
                     if on {
