@@ -53,6 +53,9 @@ extension FrameRenderer {
         return stroke.isDashed && strokeOnPen()
     }
 
+    /// The most dashes and gaps along a stroke our own code cuts.
+    static let mostDashes = 40_000
+
     /// `strokeSolid`'s own way: the stroke outlined and scan-converted. False, with nothing drawn, when it does not
     /// apply.
     private func rasterize(_ stroke: Stroke, color: Color, geometry: Geometry, trim: (from: Double, to: Double)?, alpha: Double,
@@ -125,11 +128,6 @@ extension FrameRenderer {
             return true
         }
     }
-}
-
-extension FrameRenderer {
-    /// The most dashes and gaps along a stroke our own code cuts.
-    static let mostDashes = 40_000
 }
 
 extension Stroke {
@@ -337,10 +335,7 @@ extension StrokePath {
     /// sub-paths in turn, a closed one round to its start) into `cut`, an open sub-path for each sub-path it meets.
     /// `trimPath` (ShapeDrawing.swift) cuts cairo's path the same way; a similarity keeps the fractions.
     func trim(from: Double, to: Double, into cut: inout StrokePath) {
-        var total = 0.0
-        for subpath in subpaths {
-            for i in 0..<(subpath.closed ? subpath.count : subpath.count - 1) { total += piece(i, of: subpath).length }
-        }
+        let total = length
         guard total > 0 else { return }
         let (start, end) = (from * total, to * total)
         var travelled = 0.0
