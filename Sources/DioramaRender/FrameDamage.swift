@@ -172,13 +172,13 @@ extension FrameRenderer {
             // As fillSolid and strokeSolid take that way: points within reach, a finite width.
             let solidWithinReach = FillOutline.box(of: shape.geometry, matrix: matrix) != nil
             return shape.fill.map { isClipSafe(fill: $0, bounds: node.bounds, matrix: matrix) && (!$0.isSolid || solidWithinReach) } != false
-                && shape.stroke.map { !($0.width > 0) || $0.paint.isSolid && $0.width.isFinite && solidWithinReach } != false
+                && shape.stroke.map { isClipSafe(stroke: $0, withinReach: solidWithinReach) } != false
         case .shape(let shape):
             // A dashed stroke is ours or cairo's on a coverage only as strokeSolid takes it; cairo's own is not.
             return shape.fill.map { isClipSafe(fill: $0, bounds: node.bounds, matrix: matrix) } != false
                 && shape.stroke.map {
-                    $0.paint.isSolid && (!$0.isDashed || !($0.width > 0) || choices.rasterizesFills && choices.evaluatesGradients
-                        && $0.width.isFinite && FillOutline.box(of: shape.geometry, matrix: matrix) != nil)
+                    $0.paint.isSolid
+                        && (!$0.isDashed || isClipSafe(stroke: $0, withinReach: FillOutline.box(of: shape.geometry, matrix: matrix) != nil))
                 } != false
         case .text(let text):
             return !clipped && text.paint.isSolid
@@ -199,6 +199,15 @@ extension FrameRenderer {
             return placedMatrix(matrix, x: box.minX, y: box.minY, scaleX: (box.maxX - box.minX) / width,
                                 scaleY: (box.maxY - box.minY) / height).isIntegerTranslation
         }
+    }
+
+    /// For a stroke inside clip shapes or dashed, which cairo's own stroke would draw differently in each part: true
+    /// when `strokeSolid` takes it (by our own code, or by cairo onto a coverage), so that any clip may cut it. Our
+    /// ways chosen, a solid paint, a finite width and points within reach (`withinReach`); a stroke of no width draws
+    /// nothing.
+    private func isClipSafe(stroke: Stroke, withinReach: Bool) -> Bool {
+        !(stroke.width > 0) || choices.rasterizesFills && choices.evaluatesGradients && stroke.paint.isSolid && stroke.width.isFinite
+            && withinReach
     }
 
     /// True for a solid fill, and for a gradient fill evaluated by `fillGradient` through a coverage of its own (cut
