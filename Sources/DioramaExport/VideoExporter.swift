@@ -108,7 +108,7 @@ public enum VideoExporter {
         switch request.format {
         case .mp4, .webm:
             let quality = request.quality ?? request.format.defaultQuality ?? 0
-            let arguments = commonArguments + video + ["-f", "f32le", "-ar", String(request.sampleRate), "-ac", "2", "-i", "pipe:4"]
+            let arguments = commonArguments + video + request.format.soundInputArguments + ["-f", "f32le", "-ar", String(request.sampleRate), "-ac", "2", "-i", "pipe:4"]
                 + request.format.encodingArguments(quality: quality) + output
             warnings += try run(ffmpeg, arguments, request: request, pixelFormat: pixelFormat, audio: audio, pass: 1, passes: 1, cancellation: cancellation,
                                 events: events)

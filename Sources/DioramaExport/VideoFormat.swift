@@ -57,6 +57,21 @@ public enum VideoFormat: String, Sendable, CaseIterable {
     /// ffmpeg's muxer name.
     var muxer: String { rawValue }
 
+    /// Options before the sound input (`-i pipe:4`): where its first sample goes on the file's timeline.
+    ///
+    /// Opus encodes with a lookahead of 6.5 ms (its pre-skip, 312 samples at 48 kHz, the same time at every rate
+    /// it takes): its first packet is stamped 6.5 ms before the first sample it carries. WebM cannot store a
+    /// negative time, so ffmpeg shifted everything by its millisecond rounding (7 ms) and a player, which drops the
+    /// pre-skip and aligns the streams by their stamps, heard the sound 7 ms before the first frame. Stamping the
+    /// sound's first sample at 6.5 ms puts its first packet at exactly 0 with the first frame, and the samples a
+    /// player keeps after the pre-skip start at 0 too. AAC's priming is written as an edit list in MP4 instead.
+    var soundInputArguments: [String] {
+        switch self {
+        case .webm: ["-itsoffset", "0.0065"]
+        case .mp4, .gif: []
+        }
+    }
+
     /// Output options after the inputs (video is input 0, sound input 1).
     func encodingArguments(quality: Int) -> [String] {
         switch self {

@@ -12,7 +12,8 @@ struct Export: ParsableCommand {
             The format follows the file's extension, or --format: .mp4 is H.264 video with AAC sound, .webm VP9 \
             with Opus, .gif an animated GIF (no sound; its 256 colours come from a first pass over the frames). \
             Frame k shows the time FROM + k / FPS, as with diorama render; the sound is the same offline mix as \
-            render --audio, starting with the first frame (in MP4 to the sample; WebM counts time in milliseconds), and the \
+            render --audio, starting with the first frame to the sample as a player aligns the streams by their timestamps (WebM \
+            stamps the later frames to the millisecond), and the \
             file lasts the span asked for (rounded up to a whole frame; a GIF's frame delays are whole \
             hundredths of a second). Times are playlist seconds, or scene seconds with --scene.
 

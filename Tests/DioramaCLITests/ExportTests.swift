@@ -42,6 +42,26 @@ import Testing
         return samples.firstIndex { abs($0) > peak / 10 }
     }
 
+    /// The presentation time, in seconds, of the first frame of `file`'s video or audio stream as ffmpeg decodes it:
+    /// the container's stamps with the codec's delay applied and, for sound, the encoder's priming dropped (Opus's
+    /// pre-skip, AAC's edit list), as a player schedules it. A few packets are read: AAC's first, its priming, decodes
+    /// to nothing a player keeps.
+    static func firstFrameTime(_ file: String, stream: String) throws -> Double {
+        let result = try run("/usr/bin/env", ["ffprobe", "-v", "error", "-select_streams", stream, "-show_entries", "frame=pts_time",
+                                              "-read_intervals", "%+#4", "-of", "csv=p=0", file])
+        #expect(result.status == 0, "\(result.standardError)")
+        let line = result.standardOutput.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        return try #require(Double(line.split(separator: ",").first.map(String.init) ?? ""), "no frame time in \(result.standardOutput)")
+    }
+
+    /// Where the click is heard as a player plays `file`: samples at 48 kHz after the first video frame appears,
+    /// the decoded sound placed by its first frame's presentation time rather than counted from decoded sample 0.
+    static func onsetAfterTheFirstFrame(_ file: String) throws -> Int? {
+        let soundStart = try firstFrameTime(file, stream: "a"), pictureStart = try firstFrameTime(file, stream: "v")
+        guard let onset = onset(try decodeLeft(file)) else { return nil }
+        return onset + Int(((soundStart - pictureStart) * 48_000).rounded())
+    }
+
     static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, standardOutput: String, standardError: String) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: program)
@@ -91,6 +111,22 @@ import Testing
         let left = try Self.decodeLeft(file)
         let onset = try #require(Self.onset(left))
         #expect(abs(onset - (Self.clickSample - 24_000)) <= 1, "the click starts at sample \(onset)")
+    }
+
+    /// A player aligns the streams by their stamps: the click must sound on its sample counted from the first frame's
+    /// appearance. WebM's Opus once put its sound 7 ms (336 samples) ahead of the picture, invisible to a count from
+    /// decoded sample 0. Both formats start their streams at 0 and the click lands within a sample.
+    @Test(arguments: ["mp4", "webm"])
+    func theClickSoundsOnItsSampleAfterTheFirstFrameAsAPlayerPlaysIt(_ format: String) throws {
+        let folder = try TemporaryFolder()
+        let file = folder.path("click.\(format)")
+        let result = try DioramaCommand.run(["export", Self.clickDocument, "--from", "0.5", "--to", "3.5", "--size", "320x180",
+                                             "--out", file])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(try Self.firstFrameTime(file, stream: "v") == 0)
+        #expect(try Self.firstFrameTime(file, stream: "a") == 0)
+        let onset = try #require(try Self.onsetAfterTheFirstFrame(file))
+        #expect(abs(onset - (Self.clickSample - 24_000)) <= 1, "the click is heard \(onset) samples after the first frame")
     }
 
     /// The pixel at (x, y) of the frame shown at `seconds`, as ffmpeg turns the file back into RGB.
