@@ -85,6 +85,9 @@ public struct CueSchedule: Sendable, Equatable {
     public let scenes: [SceneSpan]
     /// In playlist order: by absolute time, then scene, then cue index.
     public let cues: [ScheduledCue]
+    /// Firings in the last sample period of their scene (`soundsInside` is false), which nothing plays: `diorama
+    /// check` warns of each. In playlist order.
+    public let firingsAtSceneEnd: [ScheduledCue]
     /// Where sounds are ended early (an `until`, a stop cue), in playlist order.
     public let stops: [ScheduledStop]
     /// Ambience starting on a moment of its scene, in playlist order.
@@ -99,6 +102,7 @@ public struct CueSchedule: Sendable, Equatable {
         let rate = Rational(sampleRate)
         var spans: [SceneSpan] = []
         var cues: [ScheduledCue] = []
+        var atSceneEnd: [ScheduledCue] = []
         var stops: [ScheduledStop] = []
         var ambienceStarts: [ScheduledAmbienceStart] = []
         var start = Rational.zero
@@ -111,9 +115,14 @@ public struct CueSchedule: Sendable, Equatable {
                                    startSample: Self.sample(start * rate), endSample: Self.sample(end * rate)))
             let firings = Self.resolvedFirings(of: scene, index: index)
             let sceneStops = Self.stops(of: scene, index: index, firings: firings)
-            for firing in Self.withEnds(firings, of: scene, stops: sceneStops) {
+            let sounding = firings.filter { Self.soundsInside(scene, at: $0.sceneTime, sampleRate: sampleRate) }
+            for firing in Self.withEnds(sounding, of: scene, stops: sceneStops) {
                 let absolute = start + firing.sceneTime
                 cues.append(ScheduledCue(firing: firing, absoluteTime: absolute, sampleIndex: Self.sample(absolute * rate)))
+            }
+            for firing in firings where !Self.soundsInside(scene, at: firing.sceneTime, sampleRate: sampleRate) {
+                let absolute = start + firing.sceneTime
+                atSceneEnd.append(ScheduledCue(firing: firing, absoluteTime: absolute, sampleIndex: Self.sample(absolute * rate)))
             }
             for stop in sceneStops {
                 let absolute = start + stop.sceneTime
@@ -127,6 +136,7 @@ public struct CueSchedule: Sendable, Equatable {
         }
         scenes = spans
         self.cues = cues
+        firingsAtSceneEnd = atSceneEnd
         self.stops = stops
         self.ambienceStarts = ambienceStarts
         totalDuration = start
@@ -156,6 +166,18 @@ public struct CueSchedule: Sendable, Equatable {
             if lhs.element.cue != rhs.element.cue { return lhs.element.cue < rhs.element.cue }
             return lhs.offset < rhs.offset
         }.map(\.element)
+    }
+
+    /// Whether a cue at `sceneTime` sounds in `scene`: only when a whole sample period of the scene is left after it.
+    ///
+    /// A cue's sample is the first at or after its moment, and the scene's end the first sample of whatever follows;
+    /// in the scene's last sample period the two can be the same sample, depending on where the scene starts (which
+    /// changes with every pass of a playlist whose length is not a whole number of samples, and with every jump). One
+    /// rule that does not depend on the start keeps the timeline, the offline mix, live play and verify alike: with
+    /// at least `1 / sampleRate` s left, the cue's sample is inside the scene wherever it starts; with less, the
+    /// cue never sounds.
+    public static func soundsInside(_ scene: Scene, at sceneTime: Rational, sampleRate: Int) -> Bool {
+        (scene.duration - sceneTime) * Rational(sampleRate) >= Rational(1)
     }
 
     /// `ceil(frames)` as a sample index.

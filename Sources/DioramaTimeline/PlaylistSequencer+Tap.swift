@@ -12,13 +12,15 @@ struct TappedVisit: Sendable {
     let ambienceStarts: [AmbienceStart]
     let actions: [SceneAction]
 
-    init(scene: Scene, index: Int, taps: [String: Rational]) {
+    init(scene: Scene, index: Int, taps: [String: Rational], sampleRate: Int) {
         var scene = scene
         scene.taps = taps
         let resolved = scene.resolvingStarts()
         let firings = CueSchedule.resolvedFirings(of: resolved, index: index)
         stops = CueSchedule.stops(of: resolved, index: index, firings: firings)
-        self.firings = CueSchedule.withEnds(firings, of: resolved, stops: stops)
+        // As the schedule does: a cue in the scene's last sample period does not sound.
+        let sounding = firings.filter { CueSchedule.soundsInside(resolved, at: $0.sceneTime, sampleRate: sampleRate) }
+        self.firings = CueSchedule.withEnds(sounding, of: resolved, stops: stops)
         ambienceStarts = CueSchedule.ambienceStarts(of: resolved, index: index)
         actions = SceneAction.ordered(firings: self.firings, stops: stops, ambience: ambienceStarts)
         self.taps = taps

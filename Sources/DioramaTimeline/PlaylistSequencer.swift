@@ -294,7 +294,7 @@ public struct PlaylistSequencer: Sendable {
         let events = begin(at: frame)
         set(showing, at: frame)
         taps[node] = time
-        tappedVisit = TappedVisit(scene: model, index: scene, taps: taps)
+        tappedVisit = TappedVisit(scene: model, index: scene, taps: taps, sampleRate: sampleRate)
         return finish(events, at: frame)
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import DioramaAudio
 import DioramaDocument
 import DioramaRender
+import DioramaTimeline
 import Foundation
 
 struct Check: AsyncParsableCommand {
@@ -43,7 +44,7 @@ struct Check: AsyncParsableCommand {
             writeDiagnostics(withMediaProblems(error.diagnostics, references: error.mediaReferences))
             throw ExitCode(2)
         }
-        let diagnostics = withMediaProblems(loaded.warnings, references: loaded.mediaReferences)
+        let diagnostics = withMediaProblems(loaded.warnings + sceneEndWarnings(loaded), references: loaded.mediaReferences)
         writeDiagnostics(diagnostics)
         if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(2) }
         let document = loaded.document
@@ -61,6 +62,32 @@ struct Check: AsyncParsableCommand {
             .enumerated().sorted { lhs, rhs in
                 (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
             }.map(\.element)
+    }
+
+    /// A warning for each cue firing in the last sample period of its scene, which never sounds
+    /// (`CueSchedule.soundsInside`), located at the cue.
+    private func sceneEndWarnings(_ loaded: LoadedDocument) -> [Diagnostic] {
+        let rate = Render.audioSampleRate
+        let late = CueSchedule(document: loaded.document, sampleRate: rate).firingsAtSceneEnd
+        guard !late.isEmpty else { return [] }
+        let bytes = (try? Data(contentsOf: URL(fileURLWithPath: file))).map { [UInt8]($0) } ?? []
+        let root = try? LocatedJSON.parse(bytes: bytes, file: loaded.path).get()
+        var warned = Set<[Int]>()
+        return late.compactMap { cue in
+            let firing = cue.firing
+            guard warned.insert([firing.scene, firing.cue]).inserted else { return nil }
+            var located = root?["scenes"].flatMap { $0.element(firing.scene) }?["cues"].flatMap { $0.element(firing.cue) }
+            located = located ?? root
+            let duration = loaded.document.scenes[firing.scene].duration
+            let left = duration - firing.sceneTime
+            return Diagnostic(file: loaded.path, line: located?.line ?? 1, column: located?.column ?? 1,
+                              path: located?.path ?? "scenes[\(firing.scene)].cues[\(firing.cue)]",
+                              message: "this cue never sounds: at \(firing.sceneTime.decimalDescription) s it falls "
+                                  + "\(left.decimalDescription) s before the end of the scene (\(duration.decimalDescription) s), "
+                                  + "within its last sample (1/\(rate) s), where its sample can be the next scene's first",
+                              hint: "a cue sounds only with at least one sample of its scene after it: move it earlier, or lengthen the scene",
+                              severity: .warning)
+        }
     }
 
     /// Decodes each sound that exists with libsndfile (as the player will), reporting libsndfile's reason

@@ -52,6 +52,12 @@ public struct LocatedJSON: Sendable {
         return members.first { $0.key == key }?.value
     }
 
+    /// The element at `index` of an array.
+    public func element(_ index: Int) -> LocatedJSON? {
+        guard case .array(let elements) = kind, elements.indices.contains(index) else { return nil }
+        return elements[index]
+    }
+
     /// `path` extended by a key, in the notation diagnostics use.
     public static func path(_ path: String, key: String) -> String {
         var extended = path
