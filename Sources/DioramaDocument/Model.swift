@@ -90,11 +90,15 @@ public struct SoundDefinition: Sendable, Equatable {
     public var name: String
     public var path: String
     public var gain: Double
+    /// The file's leading silence is meant (`"leadingSilence": "intended"`): a cue playing it is heard after its
+    /// moment on purpose, and neither `check` nor `verify` holds that against it.
+    public var leadingSilenceIntended: Bool
 
-    public init(name: String, path: String, gain: Double = 1) {
+    public init(name: String, path: String, gain: Double = 1, leadingSilenceIntended: Bool = false) {
         self.name = name
         self.path = path
         self.gain = gain
+        self.leadingSilenceIntended = leadingSilenceIntended
     }
 }
 

@@ -13,8 +13,13 @@ import Foundation
 /// overlapping ringing cues, the limiter's state up to that sample) is the same in both, so the answer is
 /// exact whatever sounds around it. The cue should be heard on its scheduled sample plus its sound's leading
 /// silence (its first non-zero sample); samples quieter than `audibleFloor` before that may be lost under a
-/// louder bed. What is heard from there must also be its own sound: the difference correlates with the cue's
-/// sound over its first 20 ms.
+/// louder bed. What is heard from there must also be its own sound, judged by the cue's own contribution: the
+/// mix with every other voice at gain 0 (the same voices, stops and steals, nothing else sounding and nothing
+/// else moving the limiter) correlates with its sound as panned over its first 20 ms, on both channels.
+///
+/// When it is heard: a sound's leading silence (`LeadingSilence`) is lateness the author cannot see, so each firing
+/// that sounds is also checked to be heard within `lateness` seconds of its moment, unless its sound says the silence
+/// is intended (`"leadingSilence": "intended"`).
 ///
 /// Unscheduled sounds: the mix with every cue at gain 0 (the ambience as heard, ducked as it is) is searched
 /// for onsets (`OnsetDetector`); each must be a bed's start or an onset of the bed's own sound at that point
@@ -26,6 +31,10 @@ public struct AudioVerification: Sendable {
     public let plan: AudioPlan
     /// The sounds the mixer plays: the bank's unless given (a test can swap one).
     public let mixedSounds: [MixerSound]
+    /// How much later than its moment a cue may be heard, in seconds (the expectations file's `lateness`).
+    public let lateness: Double
+    /// Where each sound is named in the scenes file, by name, for the messages.
+    public let soundReferences: [String: MediaReference]
 
     /// Contributions smaller than this (-120 dBFS) may be lost under a louder bed before a cue's onset.
     public static let audibleFloor: Float = 1e-6
@@ -33,12 +42,22 @@ public struct AudioVerification: Sendable {
     public static let identityThreshold = 0.9
     /// How far apart an onset of the ambience and an onset of its sound may be, in seconds.
     public static let onsetTolerance = 0.01
+    /// How much later than its moment a cue may be heard unless the expectations say otherwise, in seconds (10 ms).
+    public static let defaultLateness = 0.01
 
-    public init(audio: PlaylistAudio, schedule: CueSchedule, plan: AudioPlan? = nil, mixedSounds: [MixerSound]? = nil) {
+    /// `mediaReferences`: the loaded document's, so that a message can say where a sound is named.
+    public init(audio: PlaylistAudio, schedule: CueSchedule, plan: AudioPlan? = nil, mixedSounds: [MixerSound]? = nil,
+                lateness: Double = AudioVerification.defaultLateness, mediaReferences: [MediaReference] = []) {
         self.audio = audio
         self.schedule = schedule
         self.plan = plan ?? audio.plan(schedule)
         self.mixedSounds = mixedSounds ?? audio.bank.sounds
+        self.lateness = lateness
+        var references: [String: MediaReference] = [:]
+        for reference in mediaReferences {
+            if case .sound(let name) = reference.kind, references[name] == nil { references[name] = reference }
+        }
+        self.soundReferences = references
     }
 
     private var sampleRate: Int { audio.sampleRate }
@@ -59,7 +78,8 @@ public struct AudioVerification: Sendable {
             let firing = cue.firing
             let occurrence = (occurrences[firing.scene]?[firing.cue] ?? 0) + 1
             occurrences[firing.scene, default: [:]][firing.cue] = occurrence
-            let name = Self.cueName(firing, in: audio.document) + " firing \(occurrence) starts on its sample"
+            let firingName = Self.cueName(firing, in: audio.document) + " firing \(occurrence)"
+            let name = firingName + " starts on its sample"
             guard let sound = audio.bank.index(of: firing.sound) else {
                 cueChecks[firing.scene].append(VerificationCheck(scene: firing.sceneID, name: name, passed: false,
                     detail: "its sound \"\(firing.sound)\" did not load, so it is silent (diorama check says why)"))
@@ -80,7 +100,7 @@ public struct AudioVerification: Sendable {
                 continue
             }
             matched.append(starts[index])
-            cueChecks[firing.scene].append(checkOnset(cue, sound: sound, command: starts[index], stopFrame: stopFrame, name: name))
+            cueChecks[firing.scene] += checkOnset(cue, sound: sound, command: starts[index], stopFrame: stopFrame, firingName: firingName)
         }
         let unscheduled = unscheduledChecks(mutingCueStarts: matched)
         return schedule.scenes.indices.flatMap { cueChecks[$0] + [unscheduled[$0]] }
@@ -97,7 +117,9 @@ public struct AudioVerification: Sendable {
 
     // MARK: Cue onsets
 
-    private func checkOnset(_ cue: ScheduledCue, sound: Int, command: Int, stopFrame: Int64, name: String) -> VerificationCheck {
+    /// Whether the firing starts on its sample (as its own sound), then whether it is heard in time.
+    private func checkOnset(_ cue: ScheduledCue, sound: Int, command: Int, stopFrame: Int64, firingName: String) -> [VerificationCheck] {
+        let name = firingName + " starts on its sample"
         let span = schedule.scenes[cue.firing.scene]
         let samples = audio.bank.sounds[sound].interleavedSamples
         guard case .start(let start) = plan.commands[command] else { preconditionFailure("a start command") }
@@ -108,8 +130,9 @@ public struct AudioVerification: Sendable {
         }
         let frameCount = samples.count / 2
         guard let lead = (0..<frameCount).first(where: { contribution($0) != 0 }), cue.sampleIndex + Int64(lead) < stopFrame else {
-            return VerificationCheck(scene: cue.firing.sceneID, name: name, passed: true,
-                                     detail: "silent: its sound ends before any sample of it is heard")
+            let silent = "silent: its sound ends before any sample of it is heard"
+            return [VerificationCheck(scene: cue.firing.sceneID, name: name, passed: true, detail: silent),
+                    VerificationCheck(scene: cue.firing.sceneID, name: latenessName(firingName), passed: true, detail: silent)]
         }
         let expected = cue.sampleIndex + Int64(lead)
         var muted = plan.commands
@@ -134,27 +157,79 @@ public struct AudioVerification: Sendable {
         let expectedText = "sample \(expected) (scene \(sceneTime(expected, span)))"
             + (lead > 0 ? ", its cue's \(cue.sampleIndex) plus \(lead) of its sound's leading silence" : "")
         guard let found else {
-            return VerificationCheck(scene: cue.firing.sceneID, name: name, passed: false,
-                                     detail: "expected \(expectedText), found none: it is never heard")
+            return [VerificationCheck(scene: cue.firing.sceneID, name: name, passed: false,
+                                      detail: "expected \(expectedText), found none: it is never heard")]
         }
         let swallowed = found > expected && (lead..<min(frameCount, lead + Int(found - expected))).allSatisfy { contribution($0) < Self.audibleFloor }
+        // Where the voice began: its sample, or where the mix shows its first non-zero sample came from.
+        let voiceStart = found == expected || swallowed ? cue.sampleIndex : found - Int64(lead)
+        let heardInTime = checkLateness(cue, sound: sound, gain: gain, voiceStart: voiceStart, name: latenessName(firingName))
         guard found == expected || swallowed else {
             let offset = found - expected
-            return VerificationCheck(scene: cue.firing.sceneID, name: name, passed: false,
+            return [VerificationCheck(scene: cue.firing.sceneID, name: name, passed: false,
                 detail: "expected \(expectedText), found sample \(found) (scene \(sceneTime(found, span))): "
-                    + "\(abs(offset)) sample\(abs(offset) == 1 ? "" : "s") \(offset > 0 ? "late" : "early")")
+                    + "\(abs(offset)) sample\(abs(offset) == 1 ? "" : "s") \(offset > 0 ? "late" : "early")"), heardInTime]
         }
-        // What is heard is the cue's own sound, from where it should be in it.
+        // What is heard is the cue's own sound, from where it should be in it, judged by the cue's contribution alone.
         let from = Int(found - spanStart), position = Int(found - cue.sampleIndex)
         let count = min(identityFrames, heard.count / 2 - from, frameCount - position)
-        if count > 0, let correlation = Self.correlation(heard: heard, silenced: silenced, from: from,
-                                                         sound: samples, position: position, count: count),
-           correlation < Self.identityThreshold {
-            return VerificationCheck(scene: cue.firing.sceneID, name: name, passed: false,
-                detail: "heard from \(expectedText), but it is not its sound \"\(cue.firing.sound)\" "
-                    + String(format: "(correlation %.2f over its first 20 ms, at least %.2f expected)", correlation, Self.identityThreshold))
+        if count > 0 {
+            let own = mix(Self.soloed(plan.commands, keeping: command), spanStart..<spanEnd)
+            if let correlation = Self.correlation(own: own, from: from, sound: samples, gains: gain, position: position, count: count),
+               correlation < Self.identityThreshold {
+                return [VerificationCheck(scene: cue.firing.sceneID, name: name, passed: false,
+                    detail: "heard from \(expectedText), but it is not its sound \"\(cue.firing.sound)\" "
+                        + String(format: "(correlation %.2f over its first 20 ms, at least %.2f expected)", correlation, Self.identityThreshold)),
+                        heardInTime]
+            }
         }
-        return VerificationCheck(scene: cue.firing.sceneID, name: name, passed: true, detail: expectedText)
+        return [VerificationCheck(scene: cue.firing.sceneID, name: name, passed: true, detail: expectedText), heardInTime]
+    }
+
+    /// `cue 0 (bell) firing 1 is heard within 10 ms of its moment`.
+    private func latenessName(_ firingName: String) -> String {
+        firingName + " is heard within " + Verifier.number(lateness * 1000) + " ms of its moment"
+    }
+
+    /// Whether the firing whose voice began on `voiceStart` is heard within `lateness` of its moment: after its sound's
+    /// leading silence as panned (`LeadingSilence`), unless the sound says that silence is intended.
+    private func checkLateness(_ cue: ScheduledCue, sound: Int, gain: (left: Float, right: Float), voiceStart: Int64, name: String) -> VerificationCheck {
+        let span = schedule.scenes[cue.firing.scene]
+        let samples = audio.bank.sounds[sound].interleavedSamples
+        let silence = LeadingSilence.frames(in: samples, gains: gain) ?? 0
+        let heardAt = voiceStart + Int64(silence)
+        let late = Int(heardAt - cue.sampleIndex)
+        let lateText = LeadingSilence.milliseconds(late, sampleRate: sampleRate)
+        guard late > 0 else { return VerificationCheck(scene: cue.firing.sceneID, name: name, passed: true, detail: "heard on its moment") }
+        let intended = audio.document.sounds.first { $0.name == cue.firing.sound }?.leadingSilenceIntended ?? false
+        if Double(late) <= lateness * Double(sampleRate) {
+            return VerificationCheck(scene: cue.firing.sceneID, name: name, passed: true, detail: "heard \(lateText) after its moment")
+        }
+        if intended {
+            return VerificationCheck(scene: cue.firing.sceneID, name: name, passed: true,
+                                     detail: "heard \(lateText) after its moment: its sound \"\(cue.firing.sound)\" says its leading silence is intended")
+        }
+        var detail = "heard at sample \(heardAt) (scene \(sceneTime(heardAt, span))), \(lateText) after its moment "
+            + "(sample \(cue.sampleIndex), scene \(sceneTime(cue.sampleIndex, span)))"
+        if silence > 0 {
+            detail += ": its sound \"\(cue.firing.sound)\" starts with \(LeadingSilence.milliseconds(silence, sampleRate: sampleRate)) of silence"
+            if let reference = soundReferences[cue.firing.sound] {
+                detail += " (\(reference.file):\(reference.line):\(reference.column) at \(reference.jsonPath))"
+            }
+            detail += "; hint: trim the silence from its file, fire the cue that much earlier "
+                + String(format: "(\"offset\": %.4f)", -Double(silence) / Double(sampleRate))
+                + ", allow it with \"lateness\" in the expectations file, or, if it is intended, say so on the sound: \"leadingSilence\": \"intended\""
+        }
+        return VerificationCheck(scene: cue.firing.sceneID, name: name, passed: false, detail: detail)
+    }
+
+    /// `commands` with every start but the one at `kept` at gain 0: the cue's own contribution, with the same voices
+    /// taken, stopped and stolen as in the mix.
+    static func soloed(_ commands: [MixerCommand], keeping kept: Int) -> [MixerCommand] {
+        commands.enumerated().map { index, command in
+            guard index != kept, case .start(let start) = command else { return command }
+            return muted(start)
+        }
     }
 
     static func muted(_ start: VoiceStart) -> MixerCommand {
@@ -179,24 +254,22 @@ public struct AudioVerification: Sendable {
         return nil
     }
 
-    /// The correlation of the cue's part of the mix with its sound, on the channel where the sound is louder;
-    /// nil when either is silent there.
-    static func correlation(heard: [Float], silenced: [Float], from: Int, sound: [Float], position: Int, count: Int) -> Double? {
-        var best: (energy: Double, correlation: Double)?
-        for channel in 0..<2 {
-            var product = 0.0, heardEnergy = 0.0, soundEnergy = 0.0
-            for k in 0..<count {
-                let part = Double(heard[2 * (from + k) + channel] - silenced[2 * (from + k) + channel])
-                let expected = Double(sound[2 * (position + k) + channel])
+    /// The correlation of the cue's own contribution `own` (interleaved stereo, from frame `from`) with its sound as
+    /// panned (`gains`), over both channels, so a channel the cue barely reaches weighs as little as it is heard there;
+    /// nil when the sound is silent there.
+    static func correlation(own: [Float], from: Int, sound: [Float], gains: (left: Float, right: Float), position: Int, count: Int) -> Double? {
+        var product = 0.0, ownEnergy = 0.0, soundEnergy = 0.0
+        for k in 0..<count {
+            for channel in 0..<2 {
+                let part = Double(own[2 * (from + k) + channel])
+                let expected = Double(sound[2 * (position + k) + channel]) * Double(channel == 0 ? gains.left : gains.right)
                 product += part * expected
-                heardEnergy += part * part
+                ownEnergy += part * part
                 soundEnergy += expected * expected
             }
-            guard soundEnergy > 1e-12 else { continue }
-            let correlation = heardEnergy > 0 ? product / (heardEnergy * soundEnergy).squareRoot() : 0
-            if soundEnergy > best?.energy ?? 0 { best = (soundEnergy, correlation) }
         }
-        return best?.correlation
+        guard soundEnergy > 0 else { return nil }
+        return ownEnergy > 0 ? product / (ownEnergy * soundEnergy).squareRoot() : 0
     }
 
     // MARK: Unscheduled sounds

@@ -6,7 +6,8 @@ import Foundation
 /// `scenes.json`; docs/VERIFY.md):
 ///
 /// ```json
-/// { "expect": [
+/// { "lateness": 0.01,
+///   "expect": [
 ///     { "scene": "ocean", "at": 1.2, "node": "buoy-tilt", "property": "rotation", "value": 8 },
 ///     { "scene": "ocean", "at": 1.2, "frame": "verify/ocean-1.2.png" },
 ///     { "scene": "ocean", "cue": 0, "fires": 6 }
@@ -37,9 +38,11 @@ public struct Expectations: Sendable {
 
     public var items: [Item]
     public var path: String
+    /// How much later than its moment a cue may be heard, in seconds (`"lateness"`; 10 ms unless given).
+    public var lateness: Double = AudioVerification.defaultLateness
 
     /// Keys of each kind of expectation, and of the file.
-    static let fileKeys = ["expect"]
+    static let fileKeys = ["expect", "lateness"]
     static let valueKeys = ["scene", "at", "node", "property", "value", "tolerance"]
     static let frameKeys = ["scene", "at", "frame", "language", "tolerance", "differing"]
     static let countKeys = ["scene", "cue", "fires"]
@@ -73,13 +76,14 @@ public struct Expectations: Sendable {
         var reader = ExpectationsReader(file: path, document: document,
                                         directory: URL(fileURLWithPath: path).deletingLastPathComponent())
         let items = reader.read(root)
+        let lateness = reader.lateness(root)
         if !reader.diagnostics.isEmpty {
             // In file order, as `diorama check` prints a scenes file's problems.
             throw DocumentLoadError(diagnostics: reader.diagnostics.enumerated().sorted {
                 ($0.element.line, $0.element.column, $0.offset) < ($1.element.line, $1.element.column, $1.offset)
             }.map(\.element))
         }
-        return Expectations(items: items, path: path)
+        return Expectations(items: items, path: path, lateness: lateness ?? AudioVerification.defaultLateness)
     }
 }
 
@@ -120,6 +124,12 @@ struct ExpectationsReader {
             return []
         }
         return entries.compactMap { item($0) }
+    }
+
+    /// The file's `"lateness"` in seconds, if given.
+    mutating func lateness(_ root: LocatedJSON) -> Double? {
+        guard case .object = root.kind, root["lateness"] != nil else { return nil }
+        return number(root, "lateness", required: false, minimum: 0)
     }
 
     private mutating func checkKeys(_ members: [LocatedJSON.Member], of value: LocatedJSON, allowed: [String], what: String) {

@@ -36,7 +36,8 @@ public struct Verifier: Sendable {
         if checkAudio {
             let audio = PlaylistAudio(document: document, directory: loaded.baseDirectory, sampleRate: sampleRate)
             warnings += audio.warnings
-            AudioVerification(audio: audio, schedule: schedule).checks().forEach(add)
+            AudioVerification(audio: audio, schedule: schedule, lateness: expectations?.lateness ?? AudioVerification.defaultLateness,
+                              mediaReferences: loaded.mediaReferences).checks().forEach(add)
         }
         if let expectations {
             let renderer = FrameRenderer(imageDirectory: URL(fileURLWithPath: loaded.baseDirectory, isDirectory: true))

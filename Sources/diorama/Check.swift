@@ -44,7 +44,8 @@ struct Check: AsyncParsableCommand {
             writeDiagnostics(withMediaProblems(error.diagnostics, references: error.mediaReferences))
             throw ExitCode(2)
         }
-        let diagnostics = withMediaProblems(loaded.warnings + sceneEndWarnings(loaded), references: loaded.mediaReferences)
+        let diagnostics = withMediaProblems(loaded.warnings + sceneEndWarnings(loaded), references: loaded.mediaReferences,
+                                            document: loaded.document)
         writeDiagnostics(diagnostics)
         if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(2) }
         let document = loaded.document
@@ -54,10 +55,11 @@ struct Check: AsyncParsableCommand {
     }
 
     /// `diagnostics` with the problems of the media files `references` name, in file order (as the loader's own are).
-    private func withMediaProblems(_ diagnostics: [Diagnostic], references: [MediaReference]) -> [Diagnostic] {
+    /// With `document` (a file without errors), also the leading silence of the sounds its cues play.
+    private func withMediaProblems(_ diagnostics: [Diagnostic], references: [MediaReference], document: Document? = nil) -> [Diagnostic] {
         let fileProblems = DocumentLoader.mediaFileDiagnostics(for: references)
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.path
-        return (diagnostics + fileProblems + soundDecodingDiagnostics(references, skipping: fileProblems)
+        return (diagnostics + fileProblems + soundDecodingDiagnostics(references, skipping: fileProblems, document: document)
                 + ArtChecks.diagnostics(for: references, root: folder, skipping: fileProblems))
             .enumerated().sorted { lhs, rhs in
                 (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
@@ -91,8 +93,9 @@ struct Check: AsyncParsableCommand {
     }
 
     /// Decodes each sound that exists with libsndfile (as the player will), reporting libsndfile's reason
-    /// when it refuses; files already reported as missing or unreadable are skipped.
-    private func soundDecodingDiagnostics(_ references: [MediaReference], skipping reported: [Diagnostic]) -> [Diagnostic] {
+    /// when it refuses; files already reported as missing or unreadable are skipped. With `document`, warns about
+    /// a cue's sound that starts with silence (`LeadingSilence`).
+    private func soundDecodingDiagnostics(_ references: [MediaReference], skipping reported: [Diagnostic], document: Document?) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         var decoded = Set<String>()
         for reference in references {
@@ -100,7 +103,11 @@ struct Check: AsyncParsableCommand {
                   !reported.contains(where: { $0.line == reference.line && $0.column == reference.column }) else { continue }
             decoded.insert(reference.resolvedPath)
             do {
-                _ = try SoundFile.load(name: name, path: reference.resolvedPath)
+                let rate = Render.audioSampleRate
+                let sound = try SoundFile.load(name: name, path: reference.resolvedPath, sampleRate: rate)
+                if let document, let warning = LeadingSilence.warning(for: reference, sound: sound, sampleRate: rate, in: document) {
+                    diagnostics.append(warning)
+                }
             } catch {
                 diagnostics.append(reference.diagnostic("the sound \"\(name)\" file \"\(reference.path)\" cannot be decoded: \(error.reason)",
                                                         hint: error.hint))

@@ -45,9 +45,9 @@ import Testing
         let result = try DioramaCommand.run(["verify", scenes, "--junit", report])
         #expect(result.status == 1, "\(result.standardOutput)\n\(result.standardError)")
         #expect(result.standardOutput.contains("FAIL  pond: at 1 s disc opacity is 0.4 ± 0.001: expected 0.4, found 0.5 (off by 0.1)"))
-        #expect(result.standardOutput.contains("3 passed, 1 failed"))
+        #expect(result.standardOutput.contains("4 passed, 1 failed"), "the bell starts on its sample and is heard in time")
         let xml = try String(contentsOfFile: report, encoding: .utf8)
-        #expect(xml.contains("<testsuites name=\"diorama verify \(scenes)\" tests=\"4\" failures=\"1\""))
+        #expect(xml.contains("<testsuites name=\"diorama verify \(scenes)\" tests=\"5\" failures=\"1\""))
         #expect(xml.contains("<failure message=\"expected 0.4, found 0.5 (off by 0.1)\">"))
     }
 
@@ -69,5 +69,36 @@ import Testing
         let broken = try DioramaCommand.run(["verify", folder.path("broken.json")])
         #expect(broken.status == 2)
         #expect(broken.standardError.contains("broken.json:1:"))
+    }
+
+    @Test func aCueHeardLateFailsUnlessTheExpectationsAllowIt() throws {
+        // The repository's creak starts with 32.6 ms of silence (its first stick-slip pulse).
+        let folder = try TemporaryFolder()
+        let media = DioramaCommand.repositoryRoot.appendingPathComponent("media").path
+        let json = """
+            { "canvas": { "width": 160, "height": 90 },
+              "sounds": { "creak": "\(media)/creak.flac" },
+              "scenes": [{ "id": "swing", "duration": 2, "cues": [{ "sound": "creak", "at": 0.5 }] }] }
+            """
+        try Data(json.utf8).write(to: folder.url.appendingPathComponent("swing.json"))
+        let late = try DioramaCommand.run(["verify", folder.path("swing.json")])
+        #expect(late.status == 1, "\(late.standardOutput)\n\(late.standardError)")
+        #expect(late.standardOutput.contains("ok    swing: cue 0 (creak) firing 1 starts on its sample: sample 25563 (scene 0.5326 s), its cue's 24000 plus 1563"),
+                "\(late.standardOutput)")
+        #expect(late.standardOutput.contains("FAIL  swing: cue 0 (creak) firing 1 is heard within 10 ms of its moment: heard at sample 25563 "
+                                             + "(scene 0.5326 s), 32.6 ms after its moment (sample 24000, scene 0.5000 s): its sound \"creak\" starts with "
+                                             + "32.6 ms of silence (\(folder.path("swing.json")):2:24 at sounds.creak); hint: "), "\(late.standardOutput)")
+
+        try Data(#"{ "lateness": 0.05, "expect": [] }"#.utf8).write(to: folder.url.appendingPathComponent("swing.verify.json"))
+        let allowed = try DioramaCommand.run(["verify", folder.path("swing.json")])
+        #expect(allowed.status == 0, "\(allowed.standardOutput)\n\(allowed.standardError)")
+        #expect(allowed.standardOutput.contains("ok    swing: cue 0 (creak) firing 1 is heard within 50 ms of its moment: heard 32.6 ms after its moment"),
+                "\(allowed.standardOutput)")
+
+        try Data("{ \"lateness\": -1,\n  \"expect\": [] }".utf8).write(to: folder.url.appendingPathComponent("swing.verify.json"))
+        let bad = try DioramaCommand.run(["verify", folder.path("swing.json")])
+        #expect(bad.status == 2)
+        #expect(bad.standardError.hasPrefix("\(folder.path("swing.verify.json")):1:15: error: \"lateness\" must be at least 0, not -1 (at lateness)"),
+                "\(bad.standardError)")
     }
 }

@@ -116,6 +116,33 @@ import Testing
                 "\(result.errors)")
     }
 
+    @Test func aCueSoundThatStartsWithSilenceIsWarnedAboutUnlessItIsIntended() throws {
+        // The shipped creak starts with 32.6 ms of silence: a cue playing it is heard that much after its moment.
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["creak", "bell"] {
+            try FileManager.default.copyItem(at: DocumentationTests.root.appendingPathComponent("media/\(name).flac"),
+                                             to: directory.appendingPathComponent("media/\(name).flac"))
+        }
+        func check(creak: String) throws -> Result? {
+            let json = """
+                { "canvas": { "width": 100, "height": 100 },
+                  "sounds": { "creak": \(creak), "bell": "media/bell.flac" },
+                  "scenes": [{ "id": "s", "duration": 2, "cues": [{ "sound": "creak", "at": 0 }, { "sound": "bell", "at": 1 }] }] }
+                """
+            try Data(json.utf8).write(to: directory.appendingPathComponent("scenes.json"))
+            return try Self.check(["scenes.json"], in: directory)
+        }
+        guard let warned = try check(creak: "\"media/creak.flac\"") else { return }
+        #expect(warned.status == 0)
+        #expect(warned.errors.hasPrefix("scenes.json:2:24: warning: the sound \"creak\" starts with 32.6 ms of silence, so every cue that plays it "
+                                        + "is heard 32.6 ms after its moment (at sounds.creak)\n  hint: "), "\(warned.errors)")
+        #expect(!warned.errors.contains("bell"), "the bell's 0.08 ms are under the 5 ms threshold")
+        guard let intended = try check(creak: #"{ "path": "media/creak.flac", "leadingSilence": "intended" }"#) else { return }
+        #expect(intended.status == 0)
+        #expect(intended.errors.isEmpty, "\(intended.errors)")
+    }
+
     @Test func aMissingFileIsReportedAtItsStart() throws {
         let directory = try Self.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -13,8 +13,8 @@ import Testing
 
     init() throws { folder = try VerifyFixtures.folder() }
 
-    private func audio(bed: String = "hum") throws -> (PlaylistAudio, CueSchedule) {
-        let loaded = try VerifyFixtures.load(VerifyFixtures.json(bed: bed), in: folder)
+    private func audio(bed: String = "hum", lateIntended: Bool = true) throws -> (PlaylistAudio, CueSchedule) {
+        let loaded = try VerifyFixtures.load(VerifyFixtures.json(bed: bed, lateIntended: lateIntended), in: folder)
         let audio = PlaylistAudio(document: loaded.document, directory: folder.url.path, sampleRate: VerifyFixtures.rate)
         #expect(audio.warnings.isEmpty)
         return (audio, CueSchedule(document: loaded.document, sampleRate: VerifyFixtures.rate))
@@ -24,11 +24,12 @@ import Testing
         let (audio, schedule) = try audio()
         let checks = AudioVerification(audio: audio, schedule: schedule).checks()
         #expect(checks.allSatisfy { $0.passed }, "\(checks.filter { !$0.passed }.map(\.line))")
-        // Four firings (the turns end at 2 s) and the scene's unscheduled-sound check.
-        #expect(checks.count == 5)
+        // Four firings (the turns end at 2 s), each on its sample and heard in time, and the scene's unscheduled-sound check.
+        #expect(checks.count == 9)
         #expect(checks[0].name == "cue 0 \"ding\" (bell) firing 1 starts on its sample")
         #expect(checks[0].detail == "sample 24000 (scene 0.5000 s)")
-        #expect(checks[1].detail == "sample 28800 (scene 0.6000 s)", "rings over the first, panned")
+        #expect(checks[1].name == "cue 0 \"ding\" (bell) firing 1 is heard within 10 ms of its moment")
+        #expect(checks[2].detail == "sample 28800 (scene 0.6000 s)", "rings over the first, panned")
         #expect(checks.map(\.detail).contains("sample 124800 (scene 2.6000 s), its cue's 120000 plus 4800 of its sound's leading silence"),
                 "a sound that starts with silence is heard from its first non-zero sample")
         #expect(checks.last?.name == "nothing unscheduled sounds")
@@ -71,6 +72,72 @@ import Testing
         let failures = AudioVerification(audio: audio, schedule: schedule, plan: moved).checks().filter { !$0.passed }
         #expect(failures.map(\.name) == ["cue 1 (bell) firing 1 starts on its sample"])
         #expect(failures.first?.detail.contains("expected sample 28800") == true && failures.first?.detail.contains("found sample 28801") == true)
+    }
+
+    @Test func aCueIsJudgedByItsOwnContributionWhateverSoundsOnTheOtherChannel() throws {
+        // A click hard left (loud enough to pull the limiter down, then its hum goes on), and 282 samples later a bell
+        // hard right: the bell is on its sample and is its own sound, though the mix's left channel around it is the hum's.
+        let json = """
+            { "canvas": { "width": 160, "height": 90 },
+              "sounds": { "bell": "bell.flac", "clickhum": "clickhum.flac" },
+              "scenes": [{ "id": "pond", "duration": 1,
+                "cues": [{ "sound": "clickhum", "at": 0.5, "pan": -1 }, { "id": "right", "sound": "bell", "at": 0.505875, "pan": 1 }] }] }
+            """
+        let loaded = try VerifyFixtures.load(json, in: folder)
+        let audio = PlaylistAudio(document: loaded.document, directory: folder.url.path, sampleRate: VerifyFixtures.rate)
+        let schedule = CueSchedule(document: loaded.document, sampleRate: VerifyFixtures.rate)
+        #expect(schedule.cues.map(\.sampleIndex) == [24_000, 24_282])
+        let checks = AudioVerification(audio: audio, schedule: schedule).checks()
+        let bell = try #require(checks.first { $0.name == "cue 1 \"right\" (bell) firing 1 starts on its sample" })
+        #expect(bell.passed, "\(bell.line)")
+        #expect(bell.detail == "sample 24282 (scene 0.5059 s)")
+        #expect(checks.filter { !$0.passed }.isEmpty, "\(checks.filter { !$0.passed }.map(\.line))")
+    }
+
+    @Test func aCuePlayingAnotherSoundIsCaughtWhenPannedToOneSide() throws {
+        // Judged on the channels it plays on: replaced by noise, a bell hard right is still caught.
+        let json = """
+            { "canvas": { "width": 160, "height": 90 },
+              "sounds": { "bell": "bell.flac", "noise": "noise.flac" },
+              "scenes": [{ "id": "pond", "duration": 1, "cues": [{ "sound": "bell", "at": 0.5, "pan": 1 }] }] }
+            """
+        let loaded = try VerifyFixtures.load(json, in: folder)
+        let audio = PlaylistAudio(document: loaded.document, directory: folder.url.path, sampleRate: VerifyFixtures.rate)
+        let schedule = CueSchedule(document: loaded.document, sampleRate: VerifyFixtures.rate)
+        var sounds = audio.bank.sounds
+        sounds[try #require(audio.bank.index(of: "bell"))] = sounds[try #require(audio.bank.index(of: "noise"))]
+        let failures = AudioVerification(audio: audio, schedule: schedule, mixedSounds: sounds).checks().filter { !$0.passed }
+        #expect(failures.map(\.name) == ["cue 0 (bell) firing 1 starts on its sample"])
+        #expect(failures.first?.detail.hasPrefix("heard from sample 24000 (scene 0.5000 s), but it is not its sound \"bell\"") == true,
+                "\(failures.first?.detail ?? "")")
+    }
+
+    @Test func aCueHeardLaterThanItsMomentFailsThoughItStartsOnItsSample() throws {
+        // "soft" plays "late", whose first 100 ms are silence: it starts on its sample, and is heard 100 ms after it.
+        let (audio, schedule) = try audio(lateIntended: false)
+        let checks = AudioVerification(audio: audio, schedule: schedule).checks()
+        let starts = try #require(checks.first { $0.name == "cue 3 \"soft\" (late) firing 1 starts on its sample" })
+        #expect(starts.passed)
+        #expect(starts.detail == "sample 124800 (scene 2.6000 s), its cue's 120000 plus 4800 of its sound's leading silence")
+        let heard = try #require(checks.first { $0.name == "cue 3 \"soft\" (late) firing 1 is heard within 10 ms of its moment" })
+        #expect(!heard.passed)
+        #expect(heard.detail.hasPrefix("heard at sample 124800 (scene 2.6000 s), 100.0 ms after its moment (sample 120000, scene 2.5000 s): "
+                                       + "its sound \"late\" starts with 100.0 ms of silence"), "\(heard.detail)")
+        #expect(heard.detail.contains("hint: "), "\(heard.detail)")
+        let ding = try #require(checks.first { $0.name == "cue 0 \"ding\" (bell) firing 1 is heard within 10 ms of its moment" })
+        #expect(ding.passed)
+        #expect(ding.detail == "heard on its moment")
+        #expect(checks.filter { !$0.passed }.map(\.name) == [heard.name])
+    }
+
+    @Test func aSoundThatSaysItsSilenceIsIntendedIsHeardLateWithoutFailing() throws {
+        let loaded = try VerifyFixtures.load(VerifyFixtures.json(lateIntended: true), in: folder)
+        let audio = PlaylistAudio(document: loaded.document, directory: folder.url.path, sampleRate: VerifyFixtures.rate)
+        let schedule = CueSchedule(document: loaded.document, sampleRate: VerifyFixtures.rate)
+        let checks = AudioVerification(audio: audio, schedule: schedule).checks()
+        #expect(checks.allSatisfy { $0.passed }, "\(checks.filter { !$0.passed }.map(\.line))")
+        let heard = try #require(checks.first { $0.name == "cue 3 \"soft\" (late) firing 1 is heard within 10 ms of its moment" })
+        #expect(heard.detail == "heard 100.0 ms after its moment: its sound \"late\" says its leading silence is intended")
     }
 
     @Test func aBedThatStartsWithAClickIsCaughtWhereItLoops() throws {

@@ -101,7 +101,7 @@ import Testing
                 "a syntax error is located by the same parser as scenes files")
         #expect(try problems(#"{ "checks": [] }"#) == [
             "pond.verify.json:1:1: error: the expectations file has no \"expect\" list\n  hint: write { \"expect\": [ ... ] }",
-            "pond.verify.json:1:3: error: unknown key \"checks\" in the expectations file (at checks)\n  hint: its keys are \"expect\"",
+            "pond.verify.json:1:3: error: unknown key \"checks\" in the expectations file (at checks)\n  hint: its keys are \"expect\", \"lateness\"",
         ])
     }
 

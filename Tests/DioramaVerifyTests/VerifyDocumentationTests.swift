@@ -63,6 +63,7 @@ import Testing
                 row.split(separator: "`").dropFirst().first.map(String.init)
             }
         }
+        #expect(try keys(under: "### The file") == Expectations.fileKeys)
         #expect(try keys(under: "### A value") == Expectations.valueKeys)
         #expect(try keys(under: "### A frame") == Expectations.frameKeys)
         #expect(try keys(under: "### A count") == Expectations.countKeys)

@@ -40,11 +40,12 @@ enum VerifyFixtures {
 
     /// One 3-second scene "pond": a spinning disc, the ambience `bed` (no fade-in), and bells: "ding" at 0.5 s
     /// (ducking the ambience), one more at 0.6 s ringing over it, one when the disc has turned twice (at 2 s),
-    /// and "late" at 2.5 s.
-    static func json(bed: String = "hum") -> String {
-        """
+    /// and "late" at 2.5 s, heard 100 ms after it (its sound says that silence is intended unless `lateIntended` is false).
+    static func json(bed: String = "hum", lateIntended: Bool = true) -> String {
+        let late = lateIntended ? #"{ "path": "late.flac", "leadingSilence": "intended" }"# : #""late.flac""#
+        return """
         { "canvas": { "width": 160, "height": 90, "background": "#102030" },
-          "sounds": { "bell": "bell.flac", "late": "late.flac", "hum": "hum.flac", "clickhum": "clickhum.flac", "noise": "noise.flac" },
+          "sounds": { "bell": "bell.flac", "late": \(late), "hum": "hum.flac", "clickhum": "clickhum.flac", "noise": "noise.flac" },
           "scenes": [{
             "id": "pond", "duration": 3,
             "ambience": [{ "sound": "\(bed)", "fadeIn": 0, "fadeOut": 0.1 }],

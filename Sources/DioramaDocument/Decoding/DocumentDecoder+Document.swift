@@ -118,12 +118,17 @@ extension DocumentDecoder {
             // A plain string is the path, with the default gain.
             var pathValue: JSONValue?
             var gain = 1.0
+            var silenceIntended = false
             if case .string = member.value.kind {
                 pathValue = member.value
             } else if let fields = object(member.value, path: path, what: "a sound", keys: DocumentKeys.sound) {
                 pathValue = fields["path"]?.value
                 if pathValue == nil { missing("path", in: fields, what: "a sound", hint: "the file's path, relative to this scenes file") }
                 gain = number(fields, "gain", default: 1, range: .closed(0, 4), what: "a sound") ?? 1
+                if let member = fields["leadingSilence"] {
+                    silenceIntended = choice(member.value, path: fields.path("leadingSilence"), options: [("intended", true)],
+                                             what: "leading silence") ?? false
+                }
             }
             guard let pathValue else { continue }
             let filePath = pathValue.offset == member.value.offset ? path : JSONPath.appending(key: "path", to: path)
@@ -132,7 +137,7 @@ extension DocumentDecoder {
                 error(pathValue.offset, filePath, "the sound's path is empty")
                 continue
             }
-            sounds.append(SoundDefinition(name: member.key, path: file, gain: gain))
+            sounds.append(SoundDefinition(name: member.key, path: file, gain: gain, leadingSilenceIntended: silenceIntended))
             mediaReferences.append((MediaReference(kind: .sound(name: member.key), path: file,
                                                    resolvedPath: DocumentLoader.resolve(file, against: baseDirectory),
                                                    file: self.file, line: 0, column: 0, jsonPath: filePath), pathValue.offset))
