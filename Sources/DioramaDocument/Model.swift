@@ -802,19 +802,33 @@ public enum TimingCurve: Sendable, Equatable {
         }
     }
 
-    /// For springs: seconds until the motion stays within 0.1 % of its distance from the target,
+    /// For springs: SwiftUI's `Spring.settlingDuration` (a target of 1, released from rest, an epsilon of 0.001),
     /// rounded up to the millisecond, used as an iteration's length when the file gives no `duration`.
-    /// Zero for bezier curves.
+    /// Zero for bezier curves, and for a spring without damping, which never settles.
+    ///
+    /// Up to critical damping this is SwiftUI's estimate from the decay rate ζω alone, ln((1 + ζω) / 0.001) / (ζω)
+    /// (the file's springs last as long as the same springs in SwiftUI). Over-damped, the motion never overshoots
+    /// and the time is exact: when its distance from the target first comes within 0.001.
     public var settlingDuration: Rational {
         guard let (omega, zeta) = springParameters, omega > 0, zeta > 0 else { return .zero }
-        // The slowest decaying mode sets the pace. Released from rest, an underdamped spring's envelope is
-        // e^(-ζωt)/√(1-ζ²) and an overdamped one's slow mode has weight (ζ+s)/(2s), s = √(ζ²-1);
-        // near critical damping both factors blow up while the (1 + ωt) form holds, so a margin serves instead.
-        let slowRoot = zeta < 1 ? 0 : (zeta * zeta - 1).squareRoot()
-        let rate = zeta < 1 ? zeta * omega : omega * (zeta - slowRoot)
-        let amplitude = zeta < 1 ? 1 / (1 - zeta * zeta).squareRoot() : (zeta >= 1.2 ? (zeta + slowRoot) / (2 * slowRoot) : 1)
-        let margin = abs(zeta - 1) < 0.2 ? 1.5 : 1.0
-        let seconds = log(1000 * amplitude) / rate * margin
+        let seconds: Double
+        if zeta <= 1 {
+            let decay = zeta * omega
+            seconds = log((1 + decay) / 0.001) / decay
+        } else {
+            // Released from rest: distance (r₂e^(r₁t) − r₁e^(r₂t)) / (r₂ − r₁), falling from 1 without overshoot, with
+            // r₁ = −ω(ζ − s) (the slow mode) and r₂ = −ω(ζ + s), s = √(ζ² − 1). Bisection between 0 and a time the
+            // slow mode alone (weight (ζ + s) / 2s > 1) is past 0.001.
+            let root = (zeta * zeta - 1).squareRoot()
+            let slow = -omega * (zeta - root), fast = -omega * (zeta + root)
+            func distance(_ t: Double) -> Double { (fast * exp(slow * t) - slow * exp(fast * t)) / (fast - slow) }
+            var low = 0.0, high = log(1000 * (zeta + root) / (2 * root)) / -slow
+            for _ in 0..<100 {
+                let middle = (low + high) / 2
+                if distance(middle) > 0.001 { low = middle } else { high = middle }
+            }
+            seconds = high
+        }
         return Rational(Int128((seconds * 1000).rounded(.up)), 1000)
     }
 }

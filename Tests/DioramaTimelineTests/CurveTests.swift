@@ -132,8 +132,31 @@ private func integrateSpring(omega: Double, zeta: Double, until time: Double) ->
         #expect(zip(times, times.dropFirst()).allSatisfy { critical.progress(at: $0) <= critical.progress(at: $1) })
     }
 
-    /// The model's settling duration follows the decay envelope including the ringing's amplitude factor,
-    /// so from then on the spring stays within the documented 0.1 % of its target.
+    /// SwiftUI's settling estimate, ln((1 + ζω) / 0.001) / (ζω) rounded up to the millisecond, as docs/FORMAT.md
+    /// gives it: the default spring 0.982 s (the 0.1 % envelope with the ringing's amplitude, used before, gave 1.191);
+    /// response 0.4 and dampingFraction 0.6 have the same ζω; critical damping at response 0.5, 0.758 s.
+    @Test func settlingIsSwiftUIsEstimate() {
+        #expect(TimingCurve.spring(response: 0.55, dampingFraction: 0.825).settlingDuration == Rational(982, 1000))
+        #expect(TimingCurve.spring(response: 0.4, dampingFraction: 0.6).settlingDuration == Rational(982, 1000))
+        #expect(TimingCurve.spring(response: 0.5, dampingFraction: 1).settlingDuration == Rational(758, 1000))
+        #expect(TimingCurve.spring(response: 1.2, dampingFraction: 0.4).settlingDuration == Rational(3838, 1000))
+        // ζω = damping / 2m = 7.5 per second.
+        #expect(TimingCurve.interpolatingSpring(mass: 1, stiffness: 170, damping: 15).settlingDuration == Rational(1207, 1000))
+        #expect(TimingCurve.spring(response: 1, dampingFraction: 0).settlingDuration == .zero)
+    }
+
+    /// Over-damped, the motion never overshoots and settling is exact: within 0.1 % at the settling time, not a
+    /// millisecond before.
+    @Test func anOverdampedSpringSettlesWhenItFirstComesWithinATenthOfAPercent() {
+        for curve in [TimingCurve.interpolatingSpring(mass: 2, stiffness: 50, damping: 40), .spring(response: 0.5, dampingFraction: 3)] {
+            let spring = SpringMotion(curve)!
+            let settle = curve.settlingDuration.doubleValue
+            #expect(abs(spring.progress(at: settle) - 1) <= 0.001, "\(curve)")
+            #expect(abs(spring.progress(at: settle - 0.001) - 1) > 0.001, "\(curve)")
+        }
+    }
+
+    /// From the settling time on, the shipped kinds of spring stay within the documented 0.1 % of their target.
     @Test func staysNearItsTargetAfterSettling() {
         for curve in [TimingCurve.spring(response: 0.55, dampingFraction: 0.825), .spring(response: 1.2, dampingFraction: 0.4),
                       .spring(response: 0.5, dampingFraction: 1), .interpolatingSpring(mass: 1, stiffness: 170, damping: 15),
