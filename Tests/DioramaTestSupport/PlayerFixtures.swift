@@ -38,7 +38,8 @@ public enum PlayerFixtures {
     }
 
     /// Two scenes whose lengths are not whole samples at 48 kHz: `a` lasts 1.00001 s (48 000.48 samples) with
-    /// `bell` cues at 0.5 s and 0.99999 s, `b` 0.7000005 s (33 600.024 samples) with cues at 0.1 s and 0.69999 s.
+    /// `bell` cues at 0.5 s and 0.99997 s, `b` 0.7000005 s (33 600.024 samples) with cues at 0.1 s and 0.69997 s: the
+    /// late cues 1.92 and 1.464 samples before their scene's end, the nearest a cue may be (at least one sample).
     public static func unevenStory() -> Document {
         func scene(_ id: String, _ duration: Rational, cues: [Rational]) -> Scene {
             Scene(id: id, title: LocalizedString(id), duration: duration, background: .solid(backgrounds[0]),
@@ -48,7 +49,7 @@ public enum PlayerFixtures {
             canvas: Canvas(width: 640, height: 360, background: .solid(.black)),
             languages: Languages(defaultLanguage: "en", fallback: "en", available: ["en"]),
             sounds: [SoundDefinition(name: "bell", path: "bell.wav")],
-            scenes: [scene("a", Rational(100_001, 100_000), cues: [Rational(1, 2), Rational(99_999, 100_000)]),
-                     scene("b", Rational(7_000_005, 10_000_000), cues: [Rational(1, 10), Rational(69_999, 100_000)])])
+            scenes: [scene("a", Rational(100_001, 100_000), cues: [Rational(1, 2), Rational(99_997, 100_000)]),
+                     scene("b", Rational(7_000_005, 10_000_000), cues: [Rational(1, 10), Rational(69_997, 100_000)])])
     }
 }
