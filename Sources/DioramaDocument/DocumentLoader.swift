@@ -90,6 +90,11 @@ public enum DocumentLimits {
     public static let maximumJSONDepth = JSONParser.maximumDepth
     /// Points, the magnitude of any coordinate, offset or length.
     public static let maximumCoordinate: Double = 1_000_000
+    /// Characters (Unicode code points) of one text: a text node's or text keyframe's text and a scene's title, in
+    /// each language. pango lays a text out in 32-bit units of 1/1024 point, about two million points: a line of
+    /// 10000 characters at the largest font size may still exceed them, which the renderer survives, but a longer
+    /// text only costs time to lay out and could never be read.
+    public static let maximumTextLength = 10_000
 }
 
 /// Reads and validates scenes files.

@@ -28,8 +28,11 @@ extension FrameRenderer {
         case .straight:
             drawClippedContent(node, alpha: min(node.opacity, 1), in: cr)
         case .shadowBeneath:
-            drawShadowBeneath(node, shadowHue: outerHue, in: cr)
-            drawClippedContent(node, alpha: 1, in: cr)
+            if drawShadowBeneath(node, shadowHue: outerHue, in: cr) {
+                drawClippedContent(node, alpha: 1, in: cr)
+            } else {
+                drawLayer(node, shadowHue: outerHue, in: cr)
+            }
         case .layer:
             var effects = node
             effects.hueRotation = hue
@@ -112,6 +115,11 @@ extension FrameRenderer {
 
     // MARK: Layers
 
+    /// Pixels, the widest or tallest layer a node is drawn into (256 MiB at most): a frame of 8K and the reach of its
+    /// effects. cairo cannot make images past 32767 pixels a side, and a shadow cast a million points away asked for
+    /// one; such a shadow is made from a layer of its own instead (`drawLayer`).
+    static let maximumLayerSide = 8192
+
     /// Draws the node into an offscreen group no larger than its visible ink (plus the reach of its
     /// blur and shadow), applies hue rotation, blur, mask and shadow to that group's pixels, then
     /// composites it once with the node's opacity.
@@ -134,64 +142,110 @@ extension FrameRenderer {
         }
         guard let clip = deviceClip(cr), let visible = region.roundedOut.intersection(clip) else { return }
         // The layer also holds content just outside the visible area that its blur or shadow spreads into view.
-        let margin = Int((blurReach + (node.shadow == nil ? 0 : GaussianBlur.reach(sigma: shadowSigma)
+        let blurMargin = Int(blurReach.rounded(.up))
+        let shadowReach = node.shadow == nil ? 0 : GaussianBlur.reach(sigma: shadowSigma)
+        let margin = Int((blurReach + (node.shadow == nil ? 0 : shadowReach
             + max(abs(shadowOffset.x), abs(shadowOffset.y)))).rounded(.up))
         let reachable = PixelRect(x: clip.x - margin, y: clip.y - margin, width: clip.width + 2 * margin,
                                   height: clip.height + 2 * margin)
-        guard let work = region.roundedOut.intersection(reachable) else { return }
+        guard var work = region.roundedOut.intersection(reachable) else { return }
+        // A shadow cast far (an offset wider than a layer can be) is made from a layer of its own, around the part
+        // of the node whose shadow falls in view; the node's layer then holds only what shows of the node itself.
+        var farShadow = false
+        if work.width > Self.maximumLayerSide || work.height > Self.maximumLayerSide, node.shadow != nil {
+            let near = PixelRect(x: clip.x - blurMargin, y: clip.y - blurMargin, width: clip.width + 2 * blurMargin,
+                                 height: clip.height + 2 * blurMargin)
+            guard let nearWork = region.roundedOut.intersection(near) else { return }
+            work = nearWork
+            farShadow = true
+        }
 
-        // An explicit surface rather than cairo_push_group, whose group cannot reach past the target's edges.
+        // Without blur, mask or pixel hue, nothing changes the content before its shadow: the quick shadow
+        // can go into the layer first (opacity then applies to both, as SwiftUI does).
+        let shadowFirst = node.shadow != nil && blurSigma == 0 && node.mask == nil && node.hueRotation == 0 && !farShadow
+        // The clip comes after the blur: a blurred node is clipped once its pixels are blurred.
+        let clipAfterBlur = blurSigma > 0 ? node.clipShape : nil
+        // Cut before the shadow, so the shadow is the clipped silhouette's: in the layer, at its resolution.
+        // Without a shadow the cut waits for compositing, where it is made at full resolution.
+        let clipInLayer = node.shadow != nil ? clipAfterBlur : nil
         // A wide blur cannot tell a reduced layer from a full one: draw it small, blur it small, enlarge it
         // while compositing (bilinear), which costs a fraction of blurring at full size.
         let factor = blurSigma > 0 ? GaussianBlur.reductionFactor(sigma: blurSigma) : 1
         let scale = 1 / Double(factor)
-        let layer = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32((work.width + factor - 1) / factor + 1),
-                                               Int32((work.height + factor - 1) / factor + 1))!
-        defer { cairo_surface_destroy(layer) }
-        if factor > 1 { cairo_surface_set_device_scale(layer, scale, scale) }
-        cairo_surface_set_device_offset(layer, Double(-work.x) * scale, Double(-work.y) * scale)
-        let layerContext = cairo_create(layer)!
-        // A clip of the whole layer (in device units: a reduced layer's pixels are `factor` of them), so that its
-        // clip is a list of rectangles as every other context's is.
-        cairo_rectangle(layerContext, Double(work.x), Double(work.y), Double(Int(cairo_image_surface_get_width(layer)) * factor),
-                        Double(Int(cairo_image_surface_get_height(layer)) * factor))
-        cairo_clip(layerContext)
-        cairo_set_matrix(layerContext, &ctm)
-        // Without blur, mask or pixel hue, nothing changes the content before its shadow: the quick shadow
-        // can go into the layer first (opacity then applies to both, as SwiftUI does).
-        let shadowFirst = node.shadow != nil && blurSigma == 0 && node.mask == nil && node.hueRotation == 0
-        // The clip comes after the blur: a blurred node is clipped once its pixels are blurred.
-        let clipAfterBlur = blurSigma > 0 ? node.clipShape : nil
-        if shadowFirst { drawShadowBeneath(node, shadowHue: shadowHue, in: layerContext) }
-        withoutClipShapes {
-            if clipAfterBlur != nil { drawContent(node, alpha: 1, in: layerContext) } else { drawClippedContent(node, alpha: 1, in: layerContext) }
-        }
-        if node.hueRotation != 0 || blurSigma > 0 {
-            withPixels(of: layer) { pixels, width, height, rowPixels in
-                if node.hueRotation != 0 {
-                    HueRotation.apply(to: pixels, width: width, height: height, rowPixels: rowPixels,
-                                      degrees: node.hueRotation)
-                }
-                if blurSigma > 0 {
-                    GaussianBlur.apply(to: pixels, width: width, height: height, rowPixels: rowPixels,
-                                       sigma: GaussianBlur.reducedSigma(blurSigma, factor: factor), reduced: false)
+
+        /// The node drawn over `work` into a layer of its own, with its hue, blur, clip shape and mask (and the quick
+        /// shadow first, when `quickShadow`), with a context drawing into it; nil where no layer that large can be made.
+        func makeLayer(over work: PixelRect, quickShadow: Bool) -> (layer: OpaquePointer, context: OpaquePointer)? {
+            guard work.width <= Self.maximumLayerSide, work.height <= Self.maximumLayerSide else { return nil }
+            // An explicit surface rather than cairo_push_group, whose group cannot reach past the target's edges.
+            let layer = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32((work.width + factor - 1) / factor + 1),
+                                                   Int32((work.height + factor - 1) / factor + 1))!
+            guard cairo_surface_status(layer) == CAIRO_STATUS_SUCCESS else {
+                cairo_surface_destroy(layer)
+                return nil
+            }
+            if factor > 1 { cairo_surface_set_device_scale(layer, scale, scale) }
+            cairo_surface_set_device_offset(layer, Double(-work.x) * scale, Double(-work.y) * scale)
+            let layerContext = cairo_create(layer)!
+            // A clip of the whole layer (in device units: a reduced layer's pixels are `factor` of them), so that its
+            // clip is a list of rectangles as every other context's is.
+            cairo_rectangle(layerContext, Double(work.x), Double(work.y), Double(Int(cairo_image_surface_get_width(layer)) * factor),
+                            Double(Int(cairo_image_surface_get_height(layer)) * factor))
+            cairo_clip(layerContext)
+            cairo_set_matrix(layerContext, &ctm)
+            if quickShadow { quickShadowDrawn = drawShadowBeneath(node, shadowHue: shadowHue, in: layerContext) }
+            withoutClipShapes {
+                if clipAfterBlur != nil { drawContent(node, alpha: 1, in: layerContext) } else { drawClippedContent(node, alpha: 1, in: layerContext) }
+            }
+            if node.hueRotation != 0 || blurSigma > 0 {
+                withPixels(of: layer) { pixels, width, height, rowPixels in
+                    if node.hueRotation != 0 {
+                        HueRotation.apply(to: pixels, width: width, height: height, rowPixels: rowPixels,
+                                          degrees: node.hueRotation)
+                    }
+                    if blurSigma > 0 {
+                        GaussianBlur.apply(to: pixels, width: width, height: height, rowPixels: rowPixels,
+                                           sigma: GaussianBlur.reducedSigma(blurSigma, factor: factor), reduced: false)
+                    }
                 }
             }
+            if let clip = clipInLayer { clearOutside(clip, in: layerContext) }
+            if let mask = node.mask, !maskLayer(layer, with: mask, bounds: node.bounds, ctm: ctm, origin: work, factor: factor) {
+                let pattern = makePattern(mask, bounds: node.bounds, alpha: 1, hue: 0)
+                cairo_set_operator(layerContext, CAIRO_OPERATOR_DEST_IN)
+                cairo_set_source(layerContext, pattern)
+                cairo_paint(layerContext)
+                cairo_pattern_destroy(pattern)
+                cairo_set_operator(layerContext, CAIRO_OPERATOR_OVER)
+            }
+            return (layer, layerContext)
         }
-        // Cut before the shadow, so the shadow is the clipped silhouette's: in the layer, at its resolution.
-        // Without a shadow the cut waits for compositing, where it is made at full resolution.
-        let clipInLayer = node.shadow != nil ? clipAfterBlur : nil
-        if let clip = clipInLayer { clearOutside(clip, in: layerContext) }
-        if let mask = node.mask, !maskLayer(layer, with: mask, bounds: node.bounds, ctm: ctm, origin: work, factor: factor) {
-            let pattern = makePattern(mask, bounds: node.bounds, alpha: 1, hue: 0)
-            cairo_set_operator(layerContext, CAIRO_OPERATOR_DEST_IN)
-            cairo_set_source(layerContext, pattern)
-            cairo_paint(layerContext)
-            cairo_pattern_destroy(pattern)
-        }
-        if let shadow = node.shadow, shadow.color.alpha > 0, !shadowFirst {
-            drawShadow(under: layer, color: shadow.color.hueRotated(by: shadowHue), sigma: shadowSigma * scale, offset: shadowOffset,
-                       in: layerContext)
+
+        var quickShadowDrawn = false
+        guard let (layer, layerContext) = makeLayer(over: work, quickShadow: shadowFirst) else { return }
+        defer { cairo_surface_destroy(layer) }
+        if let shadow = node.shadow, shadow.color.alpha > 0, !quickShadowDrawn {
+            if !farShadow {
+                drawShadow(under: layer, color: shadow.color.hueRotated(by: shadowHue), sigma: shadowSigma * scale, offset: shadowOffset,
+                           in: layerContext)
+            } else {
+                // The node's own pixels whose shadow reaches the layer, wherever the node lies.
+                let reach = blurMargin + Int(shadowReach.rounded(.up)) + 1
+                let source = PixelRect(x: work.x - Int(shadowOffset.x.rounded(.down)) - reach, y: work.y - Int(shadowOffset.y.rounded(.down)) - reach,
+                                       width: work.width + 2 * reach + 1, height: work.height + 2 * reach + 1)
+                // Room around the ink for the shadow's blur to spread into, as the node's own layer has, in whole
+                // reduced pixels: a reduced layer then samples the node on the same grid as one layer of it would.
+                let inked = ctm.boundingBox(of: ink).insetBy(-blurReach).roundedOut
+                let room = (Int(shadowReach.rounded(.up)) + 1 + factor - 1) / factor * factor
+                let casting = PixelRect(x: inked.x - room, y: inked.y - room, width: inked.width + 2 * room, height: inked.height + 2 * room)
+                if let shadowWork = casting.intersection(source),
+                   let (caster, casterContext) = makeLayer(over: shadowWork, quickShadow: false) {
+                    cairo_destroy(casterContext)
+                    drawShadow(under: caster, color: shadow.color.hueRotated(by: shadowHue), sigma: shadowSigma * scale, offset: shadowOffset,
+                               in: layerContext)
+                    cairo_surface_destroy(caster)
+                }
+            }
         }
         cairo_destroy(layerContext)
         cairo_surface_flush(layer)

@@ -17,46 +17,59 @@ extension FrameRenderer {
     }
 
     /// Paints the node's shadow under where its content will go (the caller then draws the content).
-    /// `shadowHue` is the hue rotation of the node's ancestors (its own comes before its shadow).
-    func drawShadowBeneath(_ node: NodeSnapshot, shadowHue: Double, in cr: OpaquePointer) {
-        guard let shadow = node.shadow else { return }
-        guard shadow.color.alpha > 0, let clip = deviceClip(cr) else { return }
+    /// `shadowHue` is the hue rotation of the node's ancestors (its own comes before its shadow). False, with nothing
+    /// painted, when the silhouette would be too large to make (a shadow cast far from its node, more than
+    /// `maximumSilhouetteCells` cells across content and shadow): the node's layer must make it.
+    @discardableResult
+    func drawShadowBeneath(_ node: NodeSnapshot, shadowHue: Double, in cr: OpaquePointer) -> Bool {
+        guard let shadow = node.shadow else { return true }
+        guard shadow.color.alpha > 0, let clip = deviceClip(cr) else { return true }
         var ctm = cairo_matrix_t()
         cairo_get_matrix(cr, &ctm)
         guard let (shadowBox, sigma, offset) = shadowPlace(of: node, ctm: ctm),
-              let visible = shadowBox.intersection(clip) else { return }
+              let visible = shadowBox.intersection(clip) else { return true }
         // One silhouette sample per sigma: a gaussian of one sample's deviation interpolates smoothly.
         let factor = max(1, min(16, Int(sigma)))
         let reducedSigma = GaussianBlur.reducedSigma(sigma, factor: factor)
+        // The offset in cells, rounded out: the content casting onto a cell lies this far back.
+        let back = (low: (x: Int((offset.x / Double(factor)).rounded(.down)) - 1, y: Int((offset.y / Double(factor)).rounded(.down)) - 1),
+                    high: (x: Int((offset.x / Double(factor)).rounded(.up)) + 1, y: Int((offset.y / Double(factor)).rounded(.up)) + 1))
         let grid: SilhouetteGrid
         /// Where cell (0, 0) of the grid the silhouette is drawn in lies (device pixels): the whole shadow's grid.
         let anchor: (x: Int, y: Int)
         if Self.anchorsShadow(shadowBox) {
             // Cells anchored to the whole shadow's box, whatever the clip (cell (i, j) covers device pixels from the
             // box's origin + (i - 1, j - 1) × factor), made only as far around the visible part as can reach it:
-            // through the blur's boxes, the offset and one cell either side for the bilinear steps. A pixel of the
-            // shadow then depends on the node alone, and bands and damage areas may cut it (`isClipSafe`).
+            // through the blur's boxes and one cell either side for the bilinear steps, and back by the offset to
+            // the content casting onto those cells. A pixel of the shadow then depends on the node alone, and bands
+            // and damage areas may cut it (`isClipSafe`).
             let radii = GaussianBlur.boxRadiusTriple(sigma: reducedSigma)
             let blurCells = reducedSigma >= 0.35 ? radii.0 + radii.1 + radii.2 : 0
-            let reachCells = blurCells + Int((max(abs(offset.x), abs(offset.y)) / Double(factor)).rounded(.up)) + 3
+            let reachCells = blurCells + 3
             let (originX, originY) = (shadowBox.x - factor, shadowBox.y - factor)
             anchor = (originX, originY)
             let (allX, allY) = ((shadowBox.width + factor - 1) / factor + 2, (shadowBox.height + factor - 1) / factor + 2)
-            let i0 = max(0, (visible.x - originX) / factor - reachCells)
-            let i1 = min(allX, (visible.x + visible.width - 1 - originX) / factor + reachCells + 1)
-            let j0 = max(0, (visible.y - originY) / factor - reachCells)
-            let j1 = min(allY, (visible.y + visible.height - 1 - originY) / factor + reachCells + 1)
+            let s0 = max(0, (visible.x - originX) / factor - reachCells)
+            let s1 = min(allX, (visible.x + visible.width - 1 - originX) / factor + reachCells + 1)
+            let t0 = max(0, (visible.y - originY) / factor - reachCells)
+            let t1 = min(allY, (visible.y + visible.height - 1 - originY) / factor + reachCells + 1)
+            let (i0, i1) = (min(s0, s0 - back.high.x), max(s1, s1 - back.low.x))
+            let (j0, j1) = (min(t0, t0 - back.high.y), max(t1, t1 - back.low.y))
+            guard i1 - i0 <= Self.maximumSilhouetteCells, j1 - j0 <= Self.maximumSilhouetteCells else { return false }
             grid = SilhouetteGrid(factor: factor, cellsX: i1 - i0, cellsY: j1 - j0,
                                   originX: originX + i0 * factor, originY: originY + j0 * factor)
         } else {
             // Too large to anchor: the silhouette covers the visible area and the content just outside it whose
-            // shadow reaches into view, from the area's corner.
+            // shadow reaches into view, from the area's corner, and the content casting onto it.
             let margin = Int(GaussianBlur.reach(sigma: sigma).rounded(.up)) + 2
             guard let region = shadowBox.intersection(PixelRect(
                 x: visible.x - margin, y: visible.y - margin, width: visible.width + 2 * margin, height: visible.height + 2 * margin))
-            else { return }
-            grid = SilhouetteGrid(factor: factor, cellsX: (region.width + factor - 1) / factor + 2,
-                                  cellsY: (region.height + factor - 1) / factor + 2, originX: region.x - factor, originY: region.y - factor)
+            else { return true }
+            let x0 = min(region.x, region.x - back.high.x * factor), x1 = max(region.x + region.width, region.x + region.width - back.low.x * factor)
+            let y0 = min(region.y, region.y - back.high.y * factor), y1 = max(region.y + region.height, region.y + region.height - back.low.y * factor)
+            let (cellsX, cellsY) = ((x1 - x0 + factor - 1) / factor + 2, (y1 - y0 + factor - 1) / factor + 2)
+            guard cellsX <= Self.maximumSilhouetteCells, cellsY <= Self.maximumSilhouetteCells else { return false }
+            grid = SilhouetteGrid(factor: factor, cellsX: cellsX, cellsY: cellsY, originX: x0 - factor, originY: y0 - factor)
             anchor = (grid.originX, grid.originY)
         }
         let (cellsX, cellsY) = (grid.cellsX, grid.cellsY)
@@ -64,7 +77,7 @@ extension FrameRenderer {
         // One silhouette: where the content lies (to skip what it will cover) and, moved by the offset, the shadow.
         let coverCells = silhouette(of: node, ctm: ctm, grid: grid, anchor: anchor)
         defer { cairo_surface_destroy(coverCells) }
-        guard let coverAlpha = cairo_image_surface_get_data(coverCells) else { return }
+        guard let coverAlpha = cairo_image_surface_get_data(coverCells) else { return true }
         let coverRowBytes = Int(cairo_image_surface_get_stride(coverCells))
         // The working cells in storage the renderer keeps (what a shadow still makes each time: its silhouette's
         // surface).
@@ -79,10 +92,10 @@ extension FrameRenderer {
 
         // The shadow's coverage at full resolution, only over rows where it shows, painted through by pixman's
         // solid-through-mask compositing (far faster than blending pixel by pixel here), or by cairo's mask.
-        guard let mask = grid.coverageMask(shadowAlpha, covered: covered, area: visible, scratch: scratch) else { return }
+        guard let mask = grid.coverageMask(shadowAlpha, covered: covered, area: visible, scratch: scratch) else { return true }
         let color = shadow.color.hueRotated(by: shadowHue)
         if paintShadow(color, mask: mask.image, at: PixelRect(x: visible.x, y: mask.top, width: visible.width, height: mask.rows),
-                       in: cr) { return }
+                       in: cr) { return true }
         let maskSurface = cairo_image_surface_create_for_data(mask.bytes, CAIRO_FORMAT_A8, Int32(visible.width),
                                                               Int32(mask.rows), Int32(mask.stride))!
         cairo_save(cr)
@@ -92,6 +105,7 @@ extension FrameRenderer {
         cairo_restore(cr)
         cairo_surface_finish(maskSurface)
         cairo_surface_destroy(maskSurface)
+        return true
     }
 
     /// Paints `color` through the A8 pixman image `mask` (its pixel (0, 0) at `area`'s corner, device pixels) with
@@ -114,6 +128,9 @@ extension FrameRenderer {
         let box = ctm.boundingBox(of: ink).offsetBy(offset.x, offset.y).insetBy(-GaussianBlur.reach(sigma: sigma) - 1)
         return (box.roundedOut, sigma, offset)
     }
+
+    /// Cells, the widest or tallest silhouette a quick shadow is made from (16 MiB of working cells at most).
+    static let maximumSilhouetteCells = 4096
 
     /// True when a quick shadow's silhouette is made over its whole box (`shadowBox`), not the visible part of it:
     /// up to 8192 device pixels a side, near the frame.
@@ -149,6 +166,9 @@ extension FrameRenderer {
         let width = Int(cairo_image_surface_get_width(group)), height = Int(cairo_image_surface_get_height(group))
         let shadow = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
         defer { cairo_surface_destroy(shadow) }
+        // Out of memory, cairo hands back an error surface without pixels: no shadow rather than a trap.
+        guard cairo_surface_status(shadow) == CAIRO_STATUS_SUCCESS, cairo_surface_status(group) == CAIRO_STATUS_SUCCESS,
+              cairo_image_surface_get_data(group) != nil, cairo_image_surface_get_data(shadow) != nil else { return }
         var deviceX = 0.0, deviceY = 0.0, scaleX = 1.0, scaleY = 1.0
         cairo_surface_get_device_offset(group, &deviceX, &deviceY)
         cairo_surface_get_device_scale(group, &scaleX, &scaleY)

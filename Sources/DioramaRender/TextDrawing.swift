@@ -100,10 +100,12 @@ final class TextLayoutCache {
                                     : text.alignment.x > 0.75 ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_CENTER)
         var ink = PangoRectangle(), logical = PangoRectangle()
         pango_layout_get_extents(layout, &ink, &logical)
+        // In Double: pango's extents are 32-bit, and a long line at a large size comes close to their end, where
+        // their sum in Int32 would trap.
         func box(_ r: PangoRectangle) -> BoundingBox {
             let scale = Double(PANGO_SCALE)
             return BoundingBox(minX: Double(r.x) / scale, minY: Double(r.y) / scale,
-                               maxX: Double(r.x + r.width) / scale, maxY: Double(r.y + r.height) / scale)
+                               maxX: (Double(r.x) + Double(r.width)) / scale, maxY: (Double(r.y) + Double(r.height)) / scale)
         }
         let entry = Entry(layout: layout, logical: box(logical), inkBox: box(logical).union(box(ink)))
         entries[key] = entry

@@ -49,6 +49,27 @@ import Testing
         #expect(loaded.document.scenes.count == 1)
     }
 
+    /// A text node's text, a text keyframe and a scene's title, in each language, are at most 10,000 characters: 300,000
+    /// passed `check` and trapped `render`; a 200,000-character title, `play`.
+    @Test func aTextOverTenThousandCharactersIsAnError() {
+        let long = String(repeating: "W", count: 10_001), most = String(repeating: "字", count: 10_000)
+        let json = """
+            { "canvas": { "width": 100, "height": 100 },
+              "languages": { "default": "en", "fallback": "en", "available": ["en", "ja"] },
+              "scenes": [{ "id": "s", "title": { "en": "Sea", "ja": "\(long)" }, "duration": 10, "nodes": [
+                { "type": "text", "text": "\(long)" },
+                { "type": "text", "text": "\(most)",
+                  "animations": [{ "property": "text", "keyframes": [{ "time": 0, "value": "" }, { "time": 1, "value": "\(long)" }] }] }] }] }
+            """
+        let diagnostics = DocumentFixtures.renderedDiagnostics(json, name: "long.json")
+        let limit = "this text has 10001 characters, more than the 10000 a text may have"
+        #expect(diagnostics.count == 3, "\(diagnostics)")
+        for path in ["scenes[0].title.ja", "scenes[0].nodes[0].text", "scenes[0].nodes[1].animations[0].keyframes[1].value"] {
+            #expect(diagnostics.contains { $0.contains("error: \(limit) (at \(path))") }, "\(path)")
+        }
+        #expect(diagnostics.allSatisfy { $0.contains("hint: shorten it, or split it over several text nodes or scenes") })
+    }
+
     @Test func moreThanTenThousandNodesIsOneError() {
         let node = ##"{ "type": "circle", "r": 1, "fill": "#fff" }"##
         let json = Self.document(nodes: Array(repeating: node, count: 10_001).joined(separator: ","))

@@ -202,6 +202,7 @@ extension DocumentDecoder {
     func localizedString(_ value: JSONValue, path: String) -> LocalizedString? {
         switch value.kind {
         case .string(let text):
+            guard withinTextLength(text, offset: value.offset, path: path) else { return nil }
             return LocalizedString(text, language: languages.fallback)
         case .object(let members):
             if members.isEmpty {
@@ -211,7 +212,8 @@ extension DocumentDecoder {
             var variants: [(language: String, text: String)] = []
             for member in members {
                 let memberPath = JSONPath.appending(key: member.key, to: path)
-                guard let text = string(member.value, path: memberPath) else { continue }
+                guard let text = string(member.value, path: memberPath),
+                      withinTextLength(text, offset: member.value.offset, path: memberPath) else { continue }
                 if !Self.isLanguageTag(member.key) {
                     error(member.keyOffset, memberPath, "\"\(member.key)\" is not a language tag",
                           hint: Self.suggestion(for: member.key, among: languages.available) ?? "use tags like \"en\", \"zh\" or \"ja\"")
@@ -232,6 +234,15 @@ extension DocumentDecoder {
             typeMismatch(value, path: path, expected: "a string or an object of language -> string")
             return nil
         }
+    }
+
+    /// Whether `text` is within `DocumentLimits.maximumTextLength`; reports it otherwise.
+    private func withinTextLength(_ text: String, offset: Int, path: String) -> Bool {
+        let length = text.unicodeScalars.count
+        guard length > DocumentLimits.maximumTextLength else { return true }
+        error(offset, path, "this text has \(length) characters, more than the \(DocumentLimits.maximumTextLength) a text may have",
+              hint: "shorten it, or split it over several text nodes or scenes")
+        return false
     }
 
     private func soundReference(_ fields: Fields, sounds: [SoundDefinition], what: String) -> String? {
