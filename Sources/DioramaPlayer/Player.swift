@@ -173,8 +173,11 @@ public final class Player {
         let size = options.windowSize ?? Size(width: canvas.width, height: canvas.height)
         let layout = OverlayLayout(canvas: Size(width: canvas.width, height: canvas.height), sceneCount: loaded.document.scenes.count)
         dependencies.scenes.prepare(loaded.document)
-        let startFrame = Self.startFrame(of: loaded.document, language: language, layout: layout, showsOverlay: options.showsOverlay,
+        var startFrame = Self.startFrame(of: loaded.document, language: language, layout: layout, showsOverlay: options.showsOverlay,
                                          dependencies: dependencies)
+        // On a shared show the playlist's start is not the show's moment until this player has joined: the canvas's
+        // background alone until then.
+        if dependencies.sharedClock != nil { startFrame.nodes = [] }
         // Draw the first frame on another core while SDL opens the window (the window is expected to be the
         // size asked for; if it is not, the frame is drawn again at the size it got).
         let expected = Letterbox(canvas: startFrame.canvas, window: size).viewport
@@ -205,8 +208,11 @@ public final class Player {
         soundSignature = Self.soundSignature(of: loaded)
         notes += audio.notes
         viewer = StoryViewer(layout: layout, showsOverlay: options.showsOverlay)
+        // On a shared show, the playback holds silent at the start until the show is started here or joined (the
+        // first `follow`): a player looking for others neither rings its own show nor falls behind its schedule.
         playback = PlaylistPlayback(document: loaded.document, soundCommands: Self.soundCommands(loaded.document, audio: audio),
-                                    output: audio.output, end: options.wraps ? .wrap : .stop)
+                                    output: audio.output, end: options.wraps ? .wrap : .stop,
+                                    paused: dependencies.sharedClock != nil)
         watch = FileWatch(paths: loaded.watchedPaths)
         if let clock = dependencies.sharedClock {
             sync = ShowSync(clock: clock, layout: showLayout)

@@ -14,11 +14,13 @@ import Testing
                              "network namespaces cannot be made here: \(NetworkNamespaces.unavailableReason ?? "")"))
 struct SeveralScreensTests {
     static let rate = 48_000.0
-    /// The fixture's scenes: one (2 s, clicks at 0.5 and 1.5), two (1.5 s, click at 0.75), three (2.5 s, clicks at 0.25
-    /// and 2): a 6 s show.
+    /// The fixture's scenes: one (2 s, clicks at 0.1, 0.5 and 1.5), two (1.5 s, click at 0.75), three (2.5 s, clicks at
+    /// 0.25 and 2): a 6 s show.
     static let sceneStarts = [0.0, 2.0, 3.5]
     static let cycle = 6.0
     static let fixture = DioramaCommand.repositoryRoot.appendingPathComponent("Tests/DioramaCLITests/Fixtures/several-screens.json").path
+    /// One 2 s scene with a click every 0.1 s from 0.05 s.
+    static let tenths = DioramaCommand.repositoryRoot.appendingPathComponent("Tests/DioramaCLITests/Fixtures/clicks-every-tenth.json").path
 
     /// One player: its files and its process.
     final class Screen {
@@ -44,15 +46,16 @@ struct SeveralScreensTests {
                 """.write(toFile: folder.path("asound.conf"), atomically: true, encoding: .utf8)
         }
 
-        /// Starts `diorama play` (`--link` unless `linked` is false) in namespace `index` for `seconds`, with `extra`
-        /// arguments.
-        func start(in namespaces: NetworkNamespaces, _ index: Int, seconds: Double, _ extra: [String] = [], linked: Bool = true) throws {
+        /// Starts `diorama play` on `fixture` (`--link` unless `linked` is false) in namespace `index` for `seconds`,
+        /// with `extra` arguments.
+        func start(in namespaces: NetworkNamespaces, _ index: Int, seconds: Double, _ extra: [String] = [], linked: Bool = true,
+                   fixture: String = SeveralScreensTests.fixture) throws {
             startedAt = monotonic()
             command = try namespaces.start([
                 "/usr/bin/env", "SDL_VIDEODRIVER=dummy", "SDL_AUDIODRIVER=dummy",
                 "ALSA_CONFIG_PATH=/usr/share/alsa/alsa.conf:" + folder.path("asound.conf"),
                 "XDG_CONFIG_HOME=" + folder.path("config"),
-                DioramaCommand.executable.path, "play", SeveralScreensTests.fixture, "--audio-device", "capture",
+                DioramaCommand.executable.path, "play", fixture, "--audio-device", "capture",
                 "--size", "320x180", "--duration", String(seconds), "--log", log,
             ] + (linked ? ["--link"] : []) + extra, in: index)
         }
@@ -123,20 +126,27 @@ struct SeveralScreensTests {
 
     /// Monotonic seconds at which each click starts in `screen`'s capture: the first loud sample after 10 ms of silence.
     static func clickTimes(_ screen: Screen, log: PlayLog) throws -> [Double] {
+        try clicks(screen).map { log.audioOrigin + Double($0.frame) / rate }
+    }
+
+    /// The clicks in `screen`'s capture: the sample each starts on (the first loud one after 10 ms of silence) and
+    /// its loudest sample until the next.
+    static func clicks(_ screen: Screen) throws -> [(frame: Int, peak: Int)] {
         let data = try Data(contentsOf: URL(fileURLWithPath: screen.capture))
         let samples: [Int16] = data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
-        var times: [Double] = []
+        var clicks: [(frame: Int, peak: Int)] = []
         var quiet = 0
         var frame = 0
         while frame * 2 < samples.count {
             let level = abs(Int(samples[frame * 2]))
             if level > 2000, quiet >= 480 {
-                times.append(log.audioOrigin + Double(frame) / rate)
+                clicks.append((frame, level))
             }
+            if !clicks.isEmpty { clicks[clicks.count - 1].peak = max(clicks[clicks.count - 1].peak, level) }
             quiet = level < 50 ? quiet + 1 : 0
             frame += 1
         }
-        return times
+        return clicks
     }
 
     /// Seconds from `a` to `b` on the repeating show, the short way round.
@@ -205,6 +215,30 @@ struct SeveralScreensTests {
         let rejoined = try #require(restartedLog.frames.first?.monotonic)
         #expect(rejoined - restartedAt <= 2, "first frame of the restarted player \(rejoined - restartedAt) s after the restart")
         Self.expectSameShow(restartedLog, firstLog, from: rejoined + 0.1, to: rejoined + 3, "the restarted player")
+        // Every sound the restarted player made, from its first sample, is one of the show's clicks.
+        let firstClicks = try Self.clickTimes(first, log: firstLog)
+        let restartedClicks = try Self.clickTimes(restarted, log: restartedLog)
+        #expect(restartedClicks.count >= 2, "clicks heard by the restarted player: \(restartedClicks.count)")
+        for click in restartedClicks {
+            let nearest = firstClicks.min { abs($0 - click) < abs($1 - click) } ?? .infinity
+            #expect(abs(nearest - click) <= 0.001, "a click \((nearest - click) * 1000) ms from the first player's")
+        }
+    }
+
+    @Test func aPlayerAloneOnLinkStartsTheShowOnceItHasLookedForOthersAndRingsEveryClickOnItsSample() throws {
+        let alone = try Screen("alone")
+        try NetworkNamespaces.with(count: 2) { namespaces in
+            try alone.start(in: namespaces, 0, seconds: 3, fixture: Self.tenths)
+            let result = alone.finish()
+            #expect(result?.status == 0, "\(result?.standardError ?? "")")
+            #expect(result?.standardError.contains("this one starts the show") == true, "\(result?.standardError ?? "")")
+        }
+        // Looking for others costs no click its sample: they come every 4800 samples, each alone, as without --link.
+        let clicks = try Self.clicks(alone)
+        #expect(clicks.count >= 15, "\(clicks.count) clicks heard")
+        let gaps = zip(clicks, clicks.dropFirst()).map { $1.frame - $0.frame }
+        #expect(gaps.allSatisfy { $0 == 4800 }, "samples between clicks: \(gaps)")
+        #expect(Set(clicks.map(\.peak)).count == 1, "clicks on top of each other: peaks \(clicks.map(\.peak))")
     }
 
     @Test func playersCutOffFromEachOtherPlayOnAndConvergeWhenTheNetworkIsBack() throws {

@@ -105,7 +105,8 @@ public final class PlaylistPlayback {
     /// Cue starts heard and not taken yet.
     private var startedCues: [CueStartRecord] = []
 
-    /// Starts playing `document` at scene `sceneIndex` (clamped), `sceneTime` seconds into it, paused if asked.
+    /// Starts playing `document` at scene `sceneIndex` (clamped), `sceneTime` seconds into it, paused if asked (then
+    /// silent until `resume`).
     ///
     /// - Parameters:
     ///   - soundCommands: the mixer commands of a sequencer event: `PlaylistAudio(document:bank:).commands(for:)`.
@@ -130,6 +131,9 @@ public final class PlaylistPlayback {
         if paused { events += sequencer.pause(at: frame) }
         self.sequencer = sequencer
         stages = [Stage(frame: frame, sequencer: sequencer, sceneIndexes: Array(document.scenes.indices))]
+        // Started paused, nothing has been heard: the hold begins at the first frame, without the pause's ramp, so
+        // not even a bed's first milliseconds sound until the resume.
+        if paused { output.send(.pause(frame: frame, fadeFrames: 0)) }
         deliver(events)
         update()
     }
