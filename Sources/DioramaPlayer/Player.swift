@@ -386,6 +386,7 @@ public final class Player {
                                   present: presented - beforePresent)
         if firstPlayingFrameTime == nil { firstPlayingFrameTime = presented }
         let heardAtPresent = audio.output.heardFrame()
+        let heardAtPresentRead = dependencies.now()
         if heardAtPresent > heardNow {
             // An average over a few frames, at most a tenth of a second.
             let observed = heardAtPresent - heardNow
@@ -396,7 +397,7 @@ public final class Player {
             log.frame(FrameLogEntry(index: framesPresented, monotonic: presented, audioFrame: heardFrame, audioClock: heardFrame / rate,
                                     presentedAudioClock: heardAtPresent / rate, sceneIndex: heard.sceneIndex,
                                     sceneID: document.scenes[heard.sceneIndex].id, sceneTime: heard.sceneTime(sampleRate: sampleRate),
-                                    paused: heard.isPaused, pageOffset: offset))
+                                    paused: heard.isPaused, pageOffset: offset, presentedAudioClockSpan: heardAtPresentRead - presented))
             for cue in playback.takeStartedCues() {
                 log.cue(cue, audioClock: audio.output.heardFrame() / rate, monotonic: presented)
             }
@@ -658,6 +659,7 @@ public final class Player {
                                     output: audio.output, end: options.wraps ? .wrap : .stop, sceneIndex: index,
                                     sceneTime: position.hasEnded ? scenes[index].duration : time, paused: position.isPaused)
         audio.output.volume = muted ? 0 : volume
+        sync?.audioClockStartedOver()
     }
 
     /// Each sound's name, path, gain and file state.

@@ -86,6 +86,8 @@ struct SeveralScreensTests {
         struct Frame {
             var monotonic: Double
             var presentedAudioClock: Double
+            /// Seconds the reading of `presentedAudioClock` took after `monotonic`.
+            var span: Double
             var show: Double
             var paused: Bool
         }
@@ -101,7 +103,7 @@ struct SeveralScreensTests {
                 case "frame":
                     guard let monotonic = object["monotonic"] as? Double, let heard = object["presentedAudioClock"] as? Double,
                           let scene = object["sceneIndex"] as? Int, let time = object["sceneTime"] as? Double else { continue }
-                    frames.append(Frame(monotonic: monotonic, presentedAudioClock: heard,
+                    frames.append(Frame(monotonic: monotonic, presentedAudioClock: heard, span: object["presentedAudioClockSpan"] as? Double ?? 0,
                                         show: SeveralScreensTests.sceneStarts[scene] + time, paused: object["paused"] as? Bool ?? false))
                 case "event":
                     events.append("\(object["event"] ?? "") \(object["detail"] ?? "")")
@@ -111,9 +113,10 @@ struct SeveralScreensTests {
         }
 
         /// Monotonic seconds at which mixer frame 0 is heard: the heard clock never runs ahead of the device, so the
-        /// largest reading of (heard − presented) is the closest.
+        /// largest reading of (heard − presented) is the closest. Readings the player was held up in (more than 0.2 ms
+        /// after presenting, on a loaded machine) are left out: they are ahead by as much.
         var audioOrigin: Double {
-            frames.map { $0.monotonic - $0.presentedAudioClock }.min() ?? 0
+            frames.filter { $0.span <= 0.000_2 }.map { $0.monotonic - $0.presentedAudioClock }.min() ?? 0
         }
 
         /// The show seconds this player showed at monotonic `time` (between two frames, advanced by the time between).
@@ -249,10 +252,13 @@ struct SeveralScreensTests {
             #expect(first.waitForFrames(30))
             try second.start(in: namespaces, 1, seconds: 13)
             #expect(second.waitForFrames(90))
-            // The network goes; the first player's operator moves on a scene, which the second cannot hear of.
+            // The network goes; the first player's operator moves to another scene, which the second cannot hear of:
+            // the one whose start is farthest from where the show is (at least 1.5 s away, whenever this runs).
             cut = monotonic()
             #expect(Self.run(["ip", "-n", namespaces.names[1], "link", "set", "eth0", "down"]) == 0)
-            #expect(Self.run(["ip", "netns", "exec", namespaces.names[0], "oscsend", "localhost", "9000", "/diorama/next"]) == 0)
+            let showing = PlayLog(path: first.log).frames.last?.show ?? 0
+            let farthest = Self.sceneStarts.indices.max { abs(Self.showDifference(showing, Self.sceneStarts[$0])) < abs(Self.showDifference(showing, Self.sceneStarts[$1])) } ?? 0
+            #expect(Self.run(["ip", "netns", "exec", namespaces.names[0], "oscsend", "localhost", "9000", "/diorama/scene", "i", String(farthest + 1)]) == 0)
             // Cut off for three seconds of the first player's frames.
             #expect(first.waitForFrames(PlayLog(path: first.log).frames.count + 180))
             back = monotonic()
@@ -262,7 +268,7 @@ struct SeveralScreensTests {
             #expect(secondResult?.status == 0, "\(secondResult?.standardError ?? "")")
         }
         let firstLog = PlayLog(path: first.log), secondLog = PlayLog(path: second.log)
-        #expect(firstLog.events.contains { $0.hasPrefix("command next") }, "\(firstLog.events)")
+        #expect(firstLog.events.contains { $0.hasPrefix("command scene") }, "\(firstLog.events)")
         // Cut off, both played on: no gap in either one's frames, the show moving.
         for (name, log) in [("first", firstLog), ("second", secondLog)] {
             let during = log.frames.filter { $0.monotonic >= cut && $0.monotonic <= back }
@@ -270,7 +276,7 @@ struct SeveralScreensTests {
             #expect(during.count > 60 && (gaps.max() ?? 1) < 0.25, "\(name): \(during.count) frames while cut off, gaps up to \(gaps.max() ?? 0) s")
             #expect(!during.contains { $0.paused }, "\(name) paused while cut off")
         }
-        // They differed while cut off (the next reached only the first), and show the same again once Link has found
+        // They differed while cut off (the move reached only the first), and show the same again once Link has found
         // the peer again and passed on the moved timeline (about 3 s here): from 5 s after the network's return.
         let apart = secondLog.frames.filter { $0.monotonic > cut + 0.5 && $0.monotonic < back }
             .compactMap { frame in firstLog.show(at: frame.monotonic).map { abs(Self.showDifference($0, frame.show)) } }

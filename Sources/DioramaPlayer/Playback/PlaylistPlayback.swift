@@ -149,6 +149,10 @@ public final class PlaylistPlayback {
     /// story viewer's page and the window title.
     public var commanded: PlaylistPosition { position(of: stages[stages.count - 1], at: Double(commandFrame)) }
 
+    /// The playlist as the last command left it, at mixer frame `frame` (at or after the command frame): `commanded`
+    /// at a frame read once, where the command frame may move on between two readings.
+    public func commanded(atFrame frame: Int64) -> PlaylistPosition { position(of: stages[stages.count - 1], at: Double(frame)) }
+
     /// The playlist at mixer frame `frame` (fractional), from the command in effect there.
     public func position(atHeard frame: Double) -> PlaylistPosition {
         let whole = Int64(frame.rounded(.down))
@@ -293,11 +297,20 @@ public final class PlaylistPlayback {
     /// is: within the scene showing there it is a seek (what lasts goes on without a gap), another scene is entered
     /// there and sought in the same frame (a shared show clock moved, or a show controller's `/seek`).
     public func seek(scene: Int, to time: Rational) {
-        let index = min(max(scene, 0), document.scenes.count - 1)
+        seek { _ in (scene, time) }
+    }
+
+    /// Seeks, as `seek(scene:to:)` does, to the place `place` gives for the mixer frame the seek acts on (known only
+    /// then: a shared show's time at that frame), and resumes there in the same frame when `resuming`.
+    public func seek(resuming: Bool = false, to place: (Int64) -> (scene: Int, time: Rational)) {
         perform { sequencer, frame in
+            let (scene, time) = place(frame)
+            let index = min(max(scene, 0), document.scenes.count - 1)
             var events: [SequencerEvent] = []
             if sequencer.position(at: frame)?.scene != index { events += sequencer.jump(to: index, at: frame) }
-            return events + sequencer.seek(to: time, at: frame)
+            events += sequencer.seek(to: time, at: frame)
+            if resuming { events += sequencer.resume(at: frame) }
+            return events
         }
     }
 
