@@ -115,11 +115,13 @@ for cue in players[0]["cues"]:
     worst = max(worst, spread)
     print(f"  {cue['scene']:>14} {cue['sound']:>10} at {times[0]:.4f}: {len(times)} players, spread {spread:.3f} ms")
 print(f"largest cue spread: {worst:.3f} ms")
-# Frames in the same scene: scene time against the first player's, advanced to the same moment.
-largest = 0.0
-reference = players[0]["frames"]
-for other in players[1:]:
-    frames = other["frames"][6:]  # the join acts a few frames after the first
+# Frames in the same scene: scene time against the first player's, advanced to the same moment. A frame presented
+# over a frame after the moment it shows (its player held up between drawing and presenting it) shows a stale moment
+# however well its player keeps to the show: those are counted apart.
+def late(f): return f["presentedAudioClock"] - f["audioClock"]
+def on_time(f): return abs(late(f)) <= 1 / 60
+def compare(frames, reference):
+    largest = 0.0
     for frame in frames:
         before = [f for f in reference if f["monotonic"] <= frame["monotonic"]]
         if not before: continue
@@ -127,6 +129,14 @@ for other in players[1:]:
         if ref["sceneIndex"] != frame["sceneIndex"]: continue
         shown = ref["sceneTime"] + (0 if ref["paused"] else frame["monotonic"] - ref["monotonic"])
         largest = max(largest, abs(shown - frame["sceneTime"]))
-print(f"largest difference in scene time between frames presented at the same moment: {largest * 1000:.2f} ms")
+    return largest
+everything = max((compare(other["frames"][6:], players[0]["frames"]) for other in players[1:]), default=0)  # the join acts a few frames after the first
+punctual = max((compare([f for f in other["frames"][6:] if on_time(f)], [f for f in players[0]["frames"] if on_time(f)])
+                for other in players[1:]), default=0)
+all_frames = [f for p in players for f in p["frames"]]
+stale = [late(f) for f in all_frames if not on_time(f)]
+print(f"largest difference in scene time between frames presented at the same moment: {everything * 1000:.2f} ms; "
+      f"between frames presented on time: {punctual * 1000:.2f} ms")
+print(f"frames presented over a frame late: {len(stale)} of {len(all_frames)}" + (f", up to {max(stale) * 1000:.0f} ms" if stale else ""))
 EOF
 echo "files: $work"

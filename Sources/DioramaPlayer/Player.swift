@@ -177,7 +177,9 @@ public final class Player {
                                          dependencies: dependencies)
         // On a shared show the playlist's start is not the show's moment until this player has joined: the canvas's
         // background alone until then.
-        if dependencies.sharedClock != nil { startFrame.nodes = [] }
+        if dependencies.sharedClock != nil {
+            startFrame = Snapshot(canvas: startFrame.canvas, background: loaded.document.canvas.background, nodes: [])
+        }
         // Draw the first frame on another core while SDL opens the window (the window is expected to be the
         // size asked for; if it is not, the frame is drawn again at the size it got).
         let expected = Letterbox(canvas: startFrame.canvas, window: size).viewport

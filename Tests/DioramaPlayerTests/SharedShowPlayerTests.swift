@@ -1,6 +1,7 @@
 import CSDL
 import DioramaDocument
 import DioramaMixer
+import DioramaTimeline
 @testable import DioramaPlayer
 import DioramaTestSupport
 import Testing
@@ -13,8 +14,10 @@ extension WindowSuites {
             try VideoSystem.start(driver: "dummy")
         }
 
-        func linked(_ show: ManualShowClock, onlyScene: String? = nil, document: Document? = nil) throws -> PlayerHarness {
-            try PlayerHarness(load: document.map { document in { _ in .success(LoadedPlaylist(document: document, baseDirectory: "/", watchedPaths: [])) } },
+        func linked(_ show: ManualShowClock, onlyScene: String? = nil, document: Document? = nil,
+                    renderer: any SnapshotRendering = FlatRenderer()) throws -> PlayerHarness {
+            try PlayerHarness(renderer: renderer,
+                              load: document.map { document in { _ in .success(LoadedPlaylist(document: document, baseDirectory: "/", watchedPaths: [])) } },
                               sharedClock: { clock in
                 show.reading = { clock.now - 100 }
                 return show
@@ -89,10 +92,16 @@ extension WindowSuites {
             // The show is 1.23 s in (the ocean, its surf playing, between two clicks) when this player's sound starts;
             // it finds the others and reads their clock for 0.3 s, then joins on its first frame.
             let show = ManualShowClock(cycle: 12, seconds: 1.23, at: 0)
-            let h = try linked(show, document: Self.clicks(bed: true))
+            let renderer = RecordingRenderer()
+            let h = try linked(show, document: Self.clicks(bed: true), renderer: renderer)
             search(h, for: 0.3)
+            // Until then the window showed the canvas's background alone, not the playlist's start.
+            let document = h.player.document
+            #expect(renderer.drawn == [Snapshot(canvas: Size(width: document.canvas.width, height: document.canvas.height),
+                                                background: document.canvas.background, nodes: [])])
             let joined = h.output.writeFrame()
             try h.player.step()
+            #expect(renderer.drawn.count == 2 && !(renderer.drawn.last?.nodes.isEmpty ?? true), "the joined moment drawn on the first frame")
             try h.advance(1.5)
             let levels = heardLevels(h.output.commands, sounds: Self.sounds, frames: Int(joined) + 72_000)
             let before = levels[..<Int(joined)]
@@ -147,5 +156,17 @@ extension WindowSuites {
             #expect(error?.description.contains("--only lake: no scene has that id") == true)
             #expect(error?.description.contains("hint: the scenes are ocean, swing, flower") == true)
         }
+    }
+}
+
+/// Draws as `FlatRenderer` does and keeps every snapshot it was given, in order.
+final class RecordingRenderer: SnapshotRendering {
+    private let flat = FlatRenderer()
+    private(set) var drawn: [Snapshot] = []
+
+    func draw(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
+              holdsLastFrame: Bool) {
+        drawn.append(snapshot)
+        flat.draw(snapshot, into: pixels, width: width, height: height, stride: stride, holdsLastFrame: holdsLastFrame)
     }
 }

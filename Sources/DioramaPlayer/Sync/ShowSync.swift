@@ -38,9 +38,9 @@ public protocol SharedShowClock: AnyObject {
 /// Once per window frame (`follow`), the show is read for the moment the playback's next command frame will be
 /// heard (the audio clock stays the master: the frame heard now is matched with the shared clock's now). A
 /// difference over `jumpThreshold` (another player navigated, this one started late or rejoined) is corrected at
-/// once by a seek at that frame; smaller ones, the audio clock's jitter, are averaged over `window` frames and the
-/// playback is sought only when the average is off by more than `fineThreshold`. Paused, the held position must
-/// match to the sample. Navigation on this player moves the shared clock (`navigate`, `pause`, `resume`); its own
+/// once by a seek at that frame; smaller ones, the audio clock's jitter, are averaged over `window` frames (or
+/// `windowSeconds`, whichever comes first) and the playback is sought only when the average is off by more than
+/// `fineThreshold`. Paused, the held position must match to the sample. Navigation on this player moves the shared clock (`navigate`, `pause`, `resume`); its own
 /// playback follows on the same frame, as every other player's does on theirs.
 public final class ShowSync {
     public let clock: any SharedShowClock
@@ -49,17 +49,21 @@ public final class ShowSync {
     public var jumpThreshold = 0.02
     /// Seconds of average difference that are corrected.
     public var fineThreshold = 0.0005
-    /// Frames averaged for a fine correction.
+    /// Frames averaged for a fine correction, at most.
     public var window = 30
-    /// Frames whose clock readings make the estimate of when a frame is heard (two seconds at 60 fps).
-    public var offsetWindow = 120
+    /// Seconds of frames averaged for a fine correction, at most (frames come slowly on a loaded machine): at least
+    /// three frames.
+    public var windowSeconds = 0.5
+    /// Seconds of clock readings that make the estimate of when a frame is heard.
+    public var offsetSeconds = 2.0
     /// Seconds of the shared clock a reading of both clocks may take (it takes microseconds); a longer one is not
     /// kept, as it may be ahead by as much.
     public var readingSpan = 0.000_2
     /// Corrections made so far.
     public private(set) var corrections = 0
 
-    private var differences: [Double] = []
+    /// Differences seen since the last fine correction, with the shared time of each, oldest first.
+    private var differences: [(time: Double, difference: Double)] = []
 
     public init(clock: any SharedShowClock, layout: ShowLayout) {
         self.clock = clock
@@ -89,7 +93,7 @@ public final class ShowSync {
     /// The heard frame a player reads runs behind the device's true position by up to a window frame (it is
     /// extrapolated from the moment the frame loop first saw the device's count change), and longer on a loaded
     /// machine (the audio thread or the frame loop held up), never ahead: so the frame heard at shared time 0 is
-    /// estimated as the largest of the last `offsetWindow` readings' (heard − rate × now), which is steady to a
+    /// estimated as the largest of the readings' (heard − rate × now) of the last `offsetSeconds`, which is steady to a
     /// fraction of a millisecond where one reading is off by tens of milliseconds. A reading below the estimate does
     /// not move it; if the audio clock did fall behind (time lost), the estimate follows once the window has passed.
     ///
@@ -102,10 +106,11 @@ public final class ShowSync {
         let after = clock.now()
         let offset = heard - before * rate
         if after - before <= readingSpan {
-            offsets.append(offset)
-            if offsets.count > offsetWindow { offsets.removeFirst(offsets.count - offsetWindow) }
+            offsets.append((before, offset))
+            let old = offsets.prefix { $0.time < before - offsetSeconds }.count
+            if old > 0 { offsets.removeFirst(old) }
         }
-        return offsets.max() ?? offset
+        return offsets.lazy.map(\.offset).max() ?? offset
     }
 
     /// Shared time at which mixer frame `frame` will be heard, in seconds.
@@ -125,8 +130,8 @@ public final class ShowSync {
         differences.removeAll()
     }
 
-    /// Readings of (heard frame − rate × shared now), newest last.
-    private var offsets: [Double] = []
+    /// Readings of (heard frame − rate × shared now) and the shared time of each, newest last.
+    private var offsets: [(time: Double, offset: Double)] = []
 
     /// Brings `playback` to the shared show. Call once per window frame, before drawing.
     ///
@@ -176,9 +181,10 @@ public final class ShowSync {
             seek()
             return Correction(kind: .jump, difference: difference, frame: frame)
         }
-        differences.append(difference)
-        guard differences.count >= window else { return nil }
-        let median = differences.sorted()[differences.count / 2]
+        differences.append(((Double(frame) - origin) / Double(rate), difference))
+        guard differences.count >= window || (differences.count >= 3 && differences[differences.count - 1].time - differences[0].time >= windowSeconds)
+        else { return nil }
+        let median = differences.map(\.difference).sorted()[differences.count / 2]
         differences.removeAll()
         guard abs(median) > fineThreshold else { return nil }
         seek()
