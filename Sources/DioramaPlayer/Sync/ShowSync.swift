@@ -38,9 +38,8 @@ public protocol SharedShowClock: AnyObject {
 /// Once per window frame (`follow`), the show is read for the moment the playback's next command frame will be
 /// heard (the audio clock stays the master: the frame heard now is matched with the shared clock's now). A
 /// difference over `jumpThreshold` (another player navigated, this one started late or rejoined) is corrected at
-/// once by a seek at that frame; smaller ones, the audio clock's jitter, are averaged over `window` frames (or
-/// `windowSeconds`, whichever comes first) and the playback is sought only when the average is off by more than
-/// `fineThreshold`. Paused, the held position must match to the sample. Navigation on this player moves the shared clock (`navigate`, `pause`, `resume`); its own
+/// once by a seek at that frame; smaller ones, the audio clock's jitter, are averaged over `window` frames and the
+/// playback is sought only when the average is off by more than `fineThreshold`. Paused, the held position must match to the sample. Navigation on this player moves the shared clock (`navigate`, `pause`, `resume`); its own
 /// playback follows on the same frame, as every other player's does on theirs.
 public final class ShowSync {
     public let clock: any SharedShowClock
@@ -49,21 +48,20 @@ public final class ShowSync {
     public var jumpThreshold = 0.02
     /// Seconds of average difference that are corrected.
     public var fineThreshold = 0.0005
-    /// Frames averaged for a fine correction, at most.
+    /// Frames averaged for a fine correction.
     public var window = 30
-    /// Seconds of frames averaged for a fine correction, at most (frames come slowly on a loaded machine): at least
-    /// three frames.
-    public var windowSeconds = 0.5
-    /// Seconds of clock readings that make the estimate of when a frame is heard.
+    /// Seconds of clock readings that make the estimate of when a frame is heard, and at least `offsetReadings` of
+    /// them: two seconds of frames at 60 fps, as many as a joining player reads in two seconds (every 2 ms), and no
+    /// fewer than 120 when frames come slowly (a loaded machine), as a few readings give a poor estimate.
     public var offsetSeconds = 2.0
+    public var offsetReadings = 120
     /// Seconds of the shared clock a reading of both clocks may take (it takes microseconds); a longer one is not
     /// kept, as it may be ahead by as much.
     public var readingSpan = 0.000_2
     /// Corrections made so far.
     public private(set) var corrections = 0
 
-    /// Differences seen since the last fine correction, with the shared time of each, oldest first.
-    private var differences: [(time: Double, difference: Double)] = []
+    private var differences: [Double] = []
 
     public init(clock: any SharedShowClock, layout: ShowLayout) {
         self.clock = clock
@@ -93,7 +91,7 @@ public final class ShowSync {
     /// The heard frame a player reads runs behind the device's true position by up to a window frame (it is
     /// extrapolated from the moment the frame loop first saw the device's count change), and longer on a loaded
     /// machine (the audio thread or the frame loop held up), never ahead: so the frame heard at shared time 0 is
-    /// estimated as the largest of the readings' (heard − rate × now) of the last `offsetSeconds`, which is steady to a
+    /// estimated as the largest of the recent readings' (heard − rate × now), which is steady to a
     /// fraction of a millisecond where one reading is off by tens of milliseconds. A reading below the estimate does
     /// not move it; if the audio clock did fall behind (time lost), the estimate follows once the window has passed.
     ///
@@ -107,7 +105,7 @@ public final class ShowSync {
         let offset = heard - before * rate
         if after - before <= readingSpan {
             offsets.append((before, offset))
-            let old = offsets.prefix { $0.time < before - offsetSeconds }.count
+            let old = min(offsets.prefix { $0.time < before - offsetSeconds }.count, offsets.count - offsetReadings)
             if old > 0 { offsets.removeFirst(old) }
         }
         return offsets.lazy.map(\.offset).max() ?? offset
@@ -181,10 +179,9 @@ public final class ShowSync {
             seek()
             return Correction(kind: .jump, difference: difference, frame: frame)
         }
-        differences.append(((Double(frame) - origin) / Double(rate), difference))
-        guard differences.count >= window || (differences.count >= 3 && differences[differences.count - 1].time - differences[0].time >= windowSeconds)
-        else { return nil }
-        let median = differences.map(\.difference).sorted()[differences.count / 2]
+        differences.append(difference)
+        guard differences.count >= window else { return nil }
+        let median = differences.sorted()[differences.count / 2]
         differences.removeAll()
         guard abs(median) > fineThreshold else { return nil }
         seek()
