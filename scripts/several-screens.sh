@@ -120,23 +120,26 @@ print(f"largest cue spread: {worst:.3f} ms")
 # however well its player keeps to the show: those are counted apart.
 def late(f): return f["presentedAudioClock"] - f["audioClock"]
 def on_time(f): return abs(late(f)) <= 1 / 60
-def compare(frames, reference):
+# Frames presented on time are also taken at the moment they show (corrected by their lateness, under a frame): the
+# show's time each player kept, which is what the sync answers for.
+def compare(frames, reference, kept=False):
+    def moment(f): return f["sceneTime"] + (late(f) if kept and not f["paused"] else 0)
     largest = 0.0
     for frame in frames:
         before = [f for f in reference if f["monotonic"] <= frame["monotonic"]]
         if not before: continue
         ref = before[-1]
         if ref["sceneIndex"] != frame["sceneIndex"]: continue
-        shown = ref["sceneTime"] + (0 if ref["paused"] else frame["monotonic"] - ref["monotonic"])
-        largest = max(largest, abs(shown - frame["sceneTime"]))
+        shown = moment(ref) + (0 if ref["paused"] else frame["monotonic"] - ref["monotonic"])
+        largest = max(largest, abs(shown - moment(frame)))
     return largest
 everything = max((compare(other["frames"][6:], players[0]["frames"]) for other in players[1:]), default=0)  # the join acts a few frames after the first
-punctual = max((compare([f for f in other["frames"][6:] if on_time(f)], [f for f in players[0]["frames"] if on_time(f)])
+punctual = max((compare([f for f in other["frames"][6:] if on_time(f)], [f for f in players[0]["frames"] if on_time(f)], kept=True)
                 for other in players[1:]), default=0)
 all_frames = [f for p in players for f in p["frames"]]
 stale = [late(f) for f in all_frames if not on_time(f)]
 print(f"largest difference in scene time between frames presented at the same moment: {everything * 1000:.2f} ms; "
-      f"between frames presented on time: {punctual * 1000:.2f} ms")
+      f"between frames presented on time, at the moments they show: {punctual * 1000:.2f} ms")
 print(f"frames presented over a frame late: {len(stale)} of {len(all_frames)}" + (f", up to {max(stale) * 1000:.0f} ms" if stale else ""))
 EOF
 echo "files: $work"

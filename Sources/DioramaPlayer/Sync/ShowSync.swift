@@ -39,7 +39,8 @@ public protocol SharedShowClock: AnyObject {
 /// heard (the audio clock stays the master: the frame heard now is matched with the shared clock's now). A
 /// difference over `jumpThreshold` (another player navigated, this one started late or rejoined) is corrected at
 /// once by a seek at that frame; smaller ones, the audio clock's jitter, are averaged over `window` frames and the
-/// playback is sought only when the average is off by more than `fineThreshold`. Paused, the held position must match to the sample. Navigation on this player moves the shared clock (`navigate`, `pause`, `resume`); its own
+/// playback is sought only when the average is off by more than `fineThreshold`. Paused, the held position must
+/// match to the sample. Navigation on this player moves the shared clock (`navigate`, `pause`, `resume`); its own
 /// playback follows on the same frame, as every other player's does on theirs.
 public final class ShowSync {
     public let clock: any SharedShowClock
@@ -91,9 +92,9 @@ public final class ShowSync {
     /// The heard frame a player reads runs behind the device's true position by up to a window frame (it is
     /// extrapolated from the moment the frame loop first saw the device's count change), and longer on a loaded
     /// machine (the audio thread or the frame loop held up), never ahead: so the frame heard at shared time 0 is
-    /// estimated as the largest of the recent readings' (heard − rate × now), which is steady to a
-    /// fraction of a millisecond where one reading is off by tens of milliseconds. A reading below the estimate does
-    /// not move it; if the audio clock did fall behind (time lost), the estimate follows once the window has passed.
+    /// estimated as the largest of the recent readings' (heard − rate × now), which is steady to a fraction of a
+    /// millisecond where one reading is off by tens of milliseconds. A reading below the estimate does not move it;
+    /// if the audio clock did fall behind (time lost), the estimate follows once the window has passed.
     ///
     /// A reading is ahead only if the thread is held up between reading the shared clock and the audio clock: the
     /// shared clock is read again after the audio clock, and a reading that took longer than `readingSpan` is not kept.
@@ -190,8 +191,8 @@ public final class ShowSync {
 
     // MARK: - Navigation: moves of the shared clock
 
-    /// Starts the shared show where this player's playback is (the first player of a show: it has been playing while
-    /// it looked for others).
+    /// Starts the shared show where this player's playback is (the first player of a show, once it has looked for
+    /// others: held silent at the playlist's start meanwhile).
     public func startHere(_ playback: PlaylistPlayback) {
         let frame = playback.nextCommandFrame
         let at = sharedTime(ofFrame: frame, playback)
