@@ -173,8 +173,13 @@ public final class Player {
         let size = options.windowSize ?? Size(width: canvas.width, height: canvas.height)
         let layout = OverlayLayout(canvas: Size(width: canvas.width, height: canvas.height), sceneCount: loaded.document.scenes.count)
         dependencies.scenes.prepare(loaded.document)
-        let startFrame = Self.startFrame(of: loaded.document, language: language, layout: layout, showsOverlay: options.showsOverlay,
+        var startFrame = Self.startFrame(of: loaded.document, language: language, layout: layout, showsOverlay: options.showsOverlay,
                                          dependencies: dependencies)
+        // On a shared show the playlist's start is not the show's moment until this player has joined: the canvas's
+        // background alone until then.
+        if dependencies.sharedClock != nil {
+            startFrame = Snapshot(canvas: startFrame.canvas, background: loaded.document.canvas.background, nodes: [])
+        }
         // Draw the first frame on another core while SDL opens the window (the window is expected to be the
         // size asked for; if it is not, the frame is drawn again at the size it got).
         let expected = Letterbox(canvas: startFrame.canvas, window: size).viewport
@@ -205,8 +210,11 @@ public final class Player {
         soundSignature = Self.soundSignature(of: loaded)
         notes += audio.notes
         viewer = StoryViewer(layout: layout, showsOverlay: options.showsOverlay)
+        // On a shared show, the playback holds silent at the start until the show is started here or joined (the
+        // first `follow`): a player looking for others neither rings its own show nor falls behind its schedule.
         playback = PlaylistPlayback(document: loaded.document, soundCommands: Self.soundCommands(loaded.document, audio: audio),
-                                    output: audio.output, end: options.wraps ? .wrap : .stop)
+                                    output: audio.output, end: options.wraps ? .wrap : .stop,
+                                    paused: dependencies.sharedClock != nil)
         watch = FileWatch(paths: loaded.watchedPaths)
         if let clock = dependencies.sharedClock {
             sync = ShowSync(clock: clock, layout: showLayout)
@@ -380,6 +388,7 @@ public final class Player {
                                   present: presented - beforePresent)
         if firstPlayingFrameTime == nil { firstPlayingFrameTime = presented }
         let heardAtPresent = audio.output.heardFrame()
+        let heardAtPresentRead = dependencies.now()
         if heardAtPresent > heardNow {
             // An average over a few frames, at most a tenth of a second.
             let observed = heardAtPresent - heardNow
@@ -390,7 +399,7 @@ public final class Player {
             log.frame(FrameLogEntry(index: framesPresented, monotonic: presented, audioFrame: heardFrame, audioClock: heardFrame / rate,
                                     presentedAudioClock: heardAtPresent / rate, sceneIndex: heard.sceneIndex,
                                     sceneID: document.scenes[heard.sceneIndex].id, sceneTime: heard.sceneTime(sampleRate: sampleRate),
-                                    paused: heard.isPaused, pageOffset: offset))
+                                    paused: heard.isPaused, pageOffset: offset, presentedAudioClockSpan: heardAtPresentRead - presented))
             for cue in playback.takeStartedCues() {
                 log.cue(cue, audioClock: audio.output.heardFrame() / rate, monotonic: presented)
             }
@@ -652,6 +661,7 @@ public final class Player {
                                     output: audio.output, end: options.wraps ? .wrap : .stop, sceneIndex: index,
                                     sceneTime: position.hasEnded ? scenes[index].duration : time, paused: position.isPaused)
         audio.output.volume = muted ? 0 : volume
+        sync?.audioClockStartedOver()
     }
 
     /// Each sound's name, path, gain and file state.

@@ -237,8 +237,9 @@ struct Play: ParsableCommand {
 extension Play {
     /// Waits up to a second from enabling Link for the players already on the network (Link finds peers within a
     /// few hundred milliseconds), reading the audio clock against Link's every 2 ms meanwhile (at least a quarter of
-    /// a second of readings, so the first cues are placed as exactly as later ones); alone, this player starts the
-    /// show where it is, and those that join follow.
+    /// a second of readings, so the first cues are placed as exactly as later ones). The player holds silent at the
+    /// playlist's start meanwhile: alone, it starts the show from there, and those that join follow; otherwise it
+    /// joins at its first frame.
     static func join(_ clock: LinkShowClock, player: Player, since start: Double) {
         let calibrated = monotonicSeconds() + 0.25
         while (clock.peerCount == 0 || monotonicSeconds() < calibrated) && monotonicSeconds() - start < 1 {

@@ -61,3 +61,27 @@ struct MixerModel {
         }
     }
 }
+
+/// What a real mixer plays for the commands an output received, each sent when the write frame reached the frame it
+/// was sent at (as the audio thread takes them): the loudest of the two channels at each frame, for `frames` frames.
+/// `sounds` stand in for the bank's sounds, at the same indexes.
+func heardLevels(_ commands: [(command: MixerCommand, writeFrame: Int64)], sounds: [MixerSound], frames: Int) -> [Float] {
+    let mixer = Mixer(sounds: sounds)
+    var levels: [Float] = []
+    levels.reserveCapacity(frames)
+    var block = [Float](repeating: 0, count: 2 * 256)
+    var next = 0
+    var frame: Int64 = 0
+    while frame < Int64(frames) {
+        while next < commands.count, commands[next].writeFrame <= frame {
+            _ = mixer.send(commands[next].command)
+            next += 1
+        }
+        let until = next < commands.count ? min(commands[next].writeFrame, Int64(frames)) : Int64(frames)
+        let count = Int(min(max(until - frame, 1), 256))
+        block.withUnsafeMutableBufferPointer { mixer.render(into: $0.baseAddress!, frames: count) }
+        for index in 0..<count { levels.append(max(abs(block[2 * index]), abs(block[2 * index + 1]))) }
+        frame += Int64(count)
+    }
+    return levels
+}

@@ -15,6 +15,7 @@ import Testing
         let output = ManualSoundOutput(sampleRate: ShowSyncTests.rate)
         let playback: PlaylistPlayback
         let sync: ShowSync
+        let clock: ManualShowClock
         let start: Double
         /// Audio frames per shared second (a device clock a little fast or slow).
         let speed: Double
@@ -22,10 +23,11 @@ import Testing
         let jitter: (Int) -> Double
         private var readings = 0
         /// Corrections the sync made, in order.
-        private(set) var corrections: [ShowSync.Correction] = []
+        var corrections: [ShowSync.Correction] = []
 
         init(document: Document, clock: ManualShowClock, start: Double, layout: ShowLayout? = nil, speed: Double = 1,
              jitter: @escaping (Int) -> Double = { _ in 0 }) {
+            self.clock = clock
             self.start = start
             self.speed = speed
             self.jitter = jitter
@@ -40,6 +42,22 @@ import Testing
             readings += 1
             output.heard = max(0, (time - start) * Double(ShowSyncTests.rate) * speed + jitter(readings))
             if let correction = sync.follow(playback) { corrections.append(correction) }
+            playback.update()
+        }
+
+        /// A frame at shared time `time` whose thread is held up for `stall` seconds between reading the shared clock
+        /// and the audio clock (a loaded machine): the audio clock is read `stall` later, and so is the shared clock
+        /// after it.
+        func step(at time: Double, heldUp stall: Double) {
+            readings += 1
+            output.heard = max(0, (time + stall - start) * Double(ShowSyncTests.rate) * speed)
+            var reads = 0
+            clock.reading = {
+                reads += 1
+                return reads == 1 ? time : time + stall
+            }
+            if let correction = sync.follow(playback) { corrections.append(correction) }
+            clock.reading = nil
             playback.update()
         }
 
@@ -144,6 +162,120 @@ import Testing
         expectSame(screen.soundingCueTimes.filter { $0 >= 0.5 }, designedCueTimes(origin: 0, from: 0.5, until: 100), within: 0.001)
         #expect(screen.corrections.contains { $0.kind == .drift })
         #expect(!screen.corrections.dropFirst().contains { $0.kind == .jump })
+    }
+
+    // MARK: - A loaded machine
+
+    /// How one frame reads the clocks: as `step(at:)` does, with the audio clock reading a given frame, held up
+    /// between the two clocks by some seconds, held up while the audio thread renders some frames on after the
+    /// frame loop first read where it writes, or not at all (a frame loop that stalled).
+    enum Reading { case plain, heard(Double), heldUp(Double), rendersOn(Int64), skipped }
+
+    /// Steps `screen` at 60 Hz of shared time until `end`, asking `frame` how each one reads the clocks.
+
+    func run(_ screen: Screen, _ clock: ManualShowClock, until end: Double, _ frame: (Double) -> Reading) {
+        while clock.time + 1.0 / 60 <= end {
+            clock.time += 1.0 / 60
+            switch frame(clock.time) {
+            case .plain: screen.step(at: clock.time)
+            case .heard(let heard):
+                screen.output.heard = heard
+                if let correction = screen.sync.follow(screen.playback) { screen.corrections.append(correction) }
+                screen.playback.update()
+            case .heldUp(let stall): screen.step(at: clock.time, heldUp: stall)
+            case .rendersOn(let frames):
+                screen.output.rendersOn = (frames, 0)
+                screen.step(at: clock.time)
+                screen.output.rendersOn = nil
+            case .skipped: break
+            }
+        }
+    }
+
+    @Test func theFirstPlayerIsNotMovedByAThreadHeldUpBetweenReadingTheTwoClocks() {
+        let document = PlayerFixtures.story()
+        // The player that started the show: its audio clock is the show's. Three times its frame loop is held up
+        // between reading the shared clock and the audio clock, by 21.3, 26.7 and 37.3 ms (4, 5 and 7 periods of 256
+        // frames), as a late peer's work on a 2-core machine did.
+        let clock = ManualShowClock(cycle: 12, seconds: 0, at: 0, playing: false)
+        let screen = Screen(document: document, clock: clock, start: 0)
+        // It starts the show where its playback is.
+        screen.sync.startHere(screen.playback)
+        let origin = Double(screen.playback.nextCommandFrame) / 48_000
+        let stalls: [Int: Double] = [200: 1024.0 / 48_000, 1300: 1280.0 / 48_000, 1900: 1792.0 / 48_000]
+        var frame = 0
+        run(screen, clock, until: 40) { _ in
+            frame += 1
+            return stalls[frame].map { .heldUp($0) } ?? .plain
+        }
+        #expect(screen.corrections.isEmpty, "the first player was moved: \(screen.corrections)")
+        expectSame(screen.soundingCueTimes, designedCueTimes(origin: origin, from: 0, until: 40), within: 0.6 / 48_000)
+    }
+
+    @Test func theFirstPlayerIsNotMovedWhenTheAudioThreadRendersOnWhileItsFrameLoopIsHeldUp() {
+        let document = PlayerFixtures.story()
+        // Four times the frame loop is held up after reading the frame its commands act on, while the audio thread
+        // renders 4, 5, 7 and 11 periods of 256 frames on (the corrections seen on a loaded machine: +21.3 ms, then
+        // -21.3 ms on the next frame); the frame after each is late.
+        let clock = ManualShowClock(cycle: 12, seconds: 0, at: 0, playing: false)
+        let screen = Screen(document: document, clock: clock, start: 0)
+        screen.sync.startHere(screen.playback)
+        let origin = Double(screen.playback.nextCommandFrame) / 48_000
+        let holdUps: [Int: Int64] = [200: 1024, 900: 1280, 1500: 1792, 2100: 2816]
+        var frame = 0
+        run(screen, clock, until: 40) { _ in
+            frame += 1
+            if let frames = holdUps[frame] { return .rendersOn(frames) }
+            if let frames = holdUps[frame - 1] { return frames > 800 ? .skipped : .plain }
+            if let frames = holdUps[frame - 2], frames > 1600 { return .skipped }
+            if let frames = holdUps[frame - 3], frames > 2400 { return .skipped }
+            return .plain
+        }
+        #expect(screen.corrections.isEmpty, "the first player was moved: \(screen.corrections)")
+        expectSame(screen.soundingCueTimes, designedCueTimes(origin: origin, from: 0, until: 40), within: 0.6 / 48_000)
+    }
+
+    @Test func aStalledAudioClockOrFrameLoopDoesNotMoveThePlayerAndItsCuesStayOnTheirSamples() {
+        let document = PlayerFixtures.story()
+        let clock = ManualShowClock(cycle: 12, seconds: 0, at: 0, playing: false)
+        let screen = Screen(document: document, clock: clock, start: 0)
+        // It starts the show where its playback is.
+        screen.sync.startHere(screen.playback)
+        let origin = Double(screen.playback.nextCommandFrame) / 48_000
+        let rate = Double(ShowSyncTests.rate)
+        run(screen, clock, until: 40) { time in
+            switch time {
+            // The audio thread held up for 300 ms: its count stands still (the smoothed clock runs on two periods of
+            // 1024 frames past it), then catches up.
+            case 5.5..<5.8: .heard(min(time, 5.5) * rate + min(max(time - 5.5, 0) * rate, 2048))
+            // The frame loop held up for 250 ms; the first reading after it is a period behind (the loop saw the
+            // count change late).
+            case 17.3..<17.55: .skipped
+            case 17.55..<(17.55 + 1.0 / 60): .heard(time * rate - 1024)
+            default: .plain
+            }
+        }
+        #expect(screen.corrections.isEmpty, "the player was moved: \(screen.corrections)")
+        expectSame(screen.soundingCueTimes, designedCueTimes(origin: origin, from: 0, until: 40), within: 0.6 / 48_000)
+    }
+
+    @Test func anAudioClockThatFallsBehindIsFollowedOnceTheReadingsBeforeHaveAgedOut() {
+        let document = PlayerFixtures.story()
+        let clock = ManualShowClock(cycle: 12, seconds: 0, at: 0, playing: false)
+        let screen = Screen(document: document, clock: clock, start: 0)
+        screen.sync.startHere(screen.playback)
+        let origin = Double(screen.playback.nextCommandFrame) / 48_000
+        run([screen], clock, until: 3)
+        // From here each frame is heard 0.25 s later than before (time lost: the device's latency grew). The readings
+        // of the last two seconds say otherwise at first (a stall looks the same); once they have aged out, the
+        // playback is moved once, by a jump, and its cues land on the show's samples again.
+        screen.output.latency = 12_000
+        run(screen, clock, until: 20) { time in .heard((time - 0.25) * Double(ShowSyncTests.rate)) }
+        #expect(screen.corrections.map(\.kind) == [.jump], "\(screen.corrections)")
+        let jumped = Double(screen.corrections.first?.frame ?? 0) / 48_000
+        #expect(jumped > 4.9 && jumped < 5.3, "moved at \(jumped) s")
+        let heard = screen.soundingCueTimes.filter { $0 > 6 }.map { $0 + 0.25 }
+        expectSame(heard, designedCueTimes(origin: origin, from: 6.25, until: 20.25), within: 0.6 / 48_000)
     }
 
     // MARK: - Navigation

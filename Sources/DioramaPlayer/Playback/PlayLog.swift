@@ -18,6 +18,9 @@ public struct FrameLogEntry: Sendable, Equatable {
     public var paused: Bool
     /// Page offset in canvas points while dragging or sliding (0 at rest).
     public var pageOffset: Double
+    /// Monotonic seconds from `monotonic` to when `presentedAudioClock` had been read: microseconds, unless the thread
+    /// was held up in between, when the reading is that much later than `monotonic` (leave it out to time the clock).
+    public var presentedAudioClockSpan: Double = 0
 }
 
 /// Writes the `--log FILE.jsonl` record: one JSON object per line, `"type"` telling frames, cues and
@@ -53,7 +56,7 @@ public final class PlayLog {
               ("audioFrame", .double(entry.audioFrame)), ("audioClock", .double(entry.audioClock)),
               ("presentedAudioClock", .double(entry.presentedAudioClock)), ("sceneIndex", .int(entry.sceneIndex)),
               ("scene", .string(entry.sceneID)), ("sceneTime", .double(entry.sceneTime)), ("paused", .bool(entry.paused)),
-              ("pageOffset", .double(entry.pageOffset))])
+              ("pageOffset", .double(entry.pageOffset)), ("presentedAudioClockSpan", .double(entry.presentedAudioClockSpan))])
         if entry.index % 60 == 59 { flush() }
     }
 

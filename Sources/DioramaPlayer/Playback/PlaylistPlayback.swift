@@ -105,7 +105,8 @@ public final class PlaylistPlayback {
     /// Cue starts heard and not taken yet.
     private var startedCues: [CueStartRecord] = []
 
-    /// Starts playing `document` at scene `sceneIndex` (clamped), `sceneTime` seconds into it, paused if asked.
+    /// Starts playing `document` at scene `sceneIndex` (clamped), `sceneTime` seconds into it, paused if asked (then
+    /// silent until `resume`).
     ///
     /// - Parameters:
     ///   - soundCommands: the mixer commands of a sequencer event: `PlaylistAudio(document:bank:).commands(for:)`.
@@ -130,6 +131,9 @@ public final class PlaylistPlayback {
         if paused { events += sequencer.pause(at: frame) }
         self.sequencer = sequencer
         stages = [Stage(frame: frame, sequencer: sequencer, sceneIndexes: Array(document.scenes.indices))]
+        // Started paused, nothing has been heard: the hold begins at the first frame, without the pause's ramp, so
+        // not even a bed's first milliseconds sound until the resume.
+        if paused { output.send(.pause(frame: frame, fadeFrames: 0)) }
         deliver(events)
         update()
     }
@@ -144,6 +148,10 @@ public final class PlaylistPlayback {
     /// The playlist as the last command left it, at the frame commands act on (ahead of what is heard): the
     /// story viewer's page and the window title.
     public var commanded: PlaylistPosition { position(of: stages[stages.count - 1], at: Double(commandFrame)) }
+
+    /// The playlist as the last command left it, at mixer frame `frame` (at or after the command frame): `commanded`
+    /// at a frame read once, where the command frame may move on between two readings.
+    public func commanded(atFrame frame: Int64) -> PlaylistPosition { position(of: stages[stages.count - 1], at: Double(frame)) }
 
     /// The playlist at mixer frame `frame` (fractional), from the command in effect there.
     public func position(atHeard frame: Double) -> PlaylistPosition {
@@ -289,11 +297,20 @@ public final class PlaylistPlayback {
     /// is: within the scene showing there it is a seek (what lasts goes on without a gap), another scene is entered
     /// there and sought in the same frame (a shared show clock moved, or a show controller's `/seek`).
     public func seek(scene: Int, to time: Rational) {
-        let index = min(max(scene, 0), document.scenes.count - 1)
+        seek { _ in (scene, time) }
+    }
+
+    /// Seeks, as `seek(scene:to:)` does, to the place `place` gives for the mixer frame the seek acts on (known only
+    /// then: a shared show's time at that frame), and resumes there in the same frame when `resuming`.
+    public func seek(resuming: Bool = false, to place: (Int64) -> (scene: Int, time: Rational)) {
         perform { sequencer, frame in
+            let (scene, time) = place(frame)
+            let index = min(max(scene, 0), document.scenes.count - 1)
             var events: [SequencerEvent] = []
             if sequencer.position(at: frame)?.scene != index { events += sequencer.jump(to: index, at: frame) }
-            return events + sequencer.seek(to: time, at: frame)
+            events += sequencer.seek(to: time, at: frame)
+            if resuming { events += sequencer.resume(at: frame) }
+            return events
         }
     }
 

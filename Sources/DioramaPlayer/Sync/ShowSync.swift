@@ -51,8 +51,14 @@ public final class ShowSync {
     public var fineThreshold = 0.0005
     /// Frames averaged for a fine correction.
     public var window = 30
-    /// Frames whose clock readings make the estimate of when a frame is heard (two seconds at 60 fps).
-    public var offsetWindow = 120
+    /// Seconds of clock readings that make the estimate of when a frame is heard, and at least `offsetReadings` of
+    /// them: two seconds of frames at 60 fps, as many as a joining player reads in two seconds (every 2 ms), and no
+    /// fewer than 120 when frames come slowly (a loaded machine), as a few readings give a poor estimate.
+    public var offsetSeconds = 2.0
+    public var offsetReadings = 120
+    /// Seconds of the shared clock a reading of both clocks may take (it takes microseconds); a longer one is not
+    /// kept, as it may be ahead by as much.
+    public var readingSpan = 0.000_2
     /// Corrections made so far.
     public private(set) var corrections = 0
 
@@ -81,46 +87,75 @@ public final class ShowSync {
         differences.removeAll()
     }
 
-    /// Shared time at which mixer frame `frame` will be heard.
+    /// The mixer frame heard at shared time 0 (fractional), from the clocks' readings so far and one more.
     ///
     /// The heard frame a player reads runs behind the device's true position by up to a window frame (it is
-    /// extrapolated from the moment the frame loop first saw the device's count change), never ahead: so the frame
-    /// heard at shared time 0 is estimated as the largest of the last `offsetWindow` readings' (heard − rate × now),
-    /// which is steady to a fraction of a millisecond where one reading is off by up to 17 ms.
-    private func sharedTime(ofFrame frame: Int64, _ playback: PlaylistPlayback) -> Double {
+    /// extrapolated from the moment the frame loop first saw the device's count change), and longer on a loaded
+    /// machine (the audio thread or the frame loop held up), never ahead: so the frame heard at shared time 0 is
+    /// estimated as the largest of the recent readings' (heard − rate × now), which is steady to a fraction of a
+    /// millisecond where one reading is off by tens of milliseconds. A reading below the estimate does not move it;
+    /// if the audio clock did fall behind (time lost), the estimate follows once the window has passed.
+    ///
+    /// A reading is ahead only if the thread is held up between reading the shared clock and the audio clock: the
+    /// shared clock is read again after the audio clock, and a reading that took longer than `readingSpan` is not kept.
+    private func heardOrigin(_ playback: PlaylistPlayback) -> Double {
         let rate = Double(playback.sampleRate)
-        let now = clock.now()
-        let offset = playback.output.heardFrame() - now * rate
-        // A reading far below the estimate is a clock that started over (a new output, a recovered device).
-        if let best = offsets.max(), offset < best - jumpThreshold * rate { offsets.removeAll() }
-        offsets.append(offset)
-        if offsets.count > offsetWindow { offsets.removeFirst(offsets.count - offsetWindow) }
-        return (Double(frame) - offsets.max()!) / rate
+        let before = clock.now()
+        let heard = playback.output.heardFrame()
+        let after = clock.now()
+        let offset = heard - before * rate
+        if after - before <= readingSpan {
+            offsets.append((before, offset))
+            let old = min(offsets.prefix { $0.time < before - offsetSeconds }.count, offsets.count - offsetReadings)
+            if old > 0 { offsets.removeFirst(old) }
+        }
+        return offsets.lazy.map(\.offset).max() ?? offset
+    }
+
+    /// Shared time at which mixer frame `frame` will be heard, in seconds.
+    private func sharedTime(ofFrame frame: Int64, _ playback: PlaylistPlayback) -> Double {
+        (Double(frame) - heardOrigin(playback)) / Double(playback.sampleRate)
     }
 
     /// Reads the audio clock against the shared clock once, between frames: a player that reads it every few
     /// milliseconds while it waits for others starts with an estimate as good as two seconds of frames give.
     public func observeClock(_ playback: PlaylistPlayback) {
-        _ = sharedTime(ofFrame: 0, playback)
+        _ = heardOrigin(playback)
     }
 
-    /// Readings of (heard frame − rate × shared now), newest last.
-    private var offsets: [Double] = []
+    /// Forgets the audio clock's readings: the playback now plays on a new output, whose clock starts over.
+    public func audioClockStartedOver() {
+        offsets.removeAll()
+        differences.removeAll()
+    }
+
+    /// Readings of (heard frame − rate × shared now) and the shared time of each, newest last.
+    private var offsets: [(time: Double, offset: Double)] = []
 
     /// Brings `playback` to the shared show. Call once per window frame, before drawing.
+    ///
+    /// The playback and the show are compared at one mixer frame, and a seek puts the playback where the show is at
+    /// the frame the seek acts on: a frame loop held up between its steps (while the audio thread renders on) changes
+    /// neither the difference nor where the seek lands.
     @discardableResult
     public func follow(_ playback: PlaylistPlayback) -> Correction? {
         let rate = playback.sampleRate
+        let origin = heardOrigin(playback)
+        let clock = clock, layout = layout
+        func showAt(_ frame: Int64) -> SharedShowState {
+            clock.show(at: (Double(frame) - origin) / Double(rate))
+        }
         let frame = playback.nextCommandFrame
-        let show = clock.show(at: sharedTime(ofFrame: frame, playback))
+        let show = showAt(frame)
         let target = layout.playlistSeconds(atShow: show.seconds)
-        let commanded = playback.commanded
+        let commanded = playback.commanded(atFrame: frame)
         let local = commanded.hasEnded ? layout.length : layout.playlistSeconds(scene: commanded.sceneIndex, time: commanded.sceneTime(sampleRate: rate))
         let difference = layout.difference(local, from: target)
 
-        func seek() {
-            let (scene, time) = layout.position(atPlaylist: target, sampleRate: rate)
-            playback.seek(scene: scene, to: time)
+        func seek(resuming: Bool = false) {
+            playback.seek(resuming: resuming) { frame in
+                layout.position(atPlaylist: layout.playlistSeconds(atShow: showAt(frame).seconds), sampleRate: rate)
+            }
             corrections += 1
             differences.removeAll()
         }
@@ -128,8 +163,7 @@ public final class ShowSync {
         if show.isPlaying == commanded.isPaused || commanded.hasEnded {
             // Pause where the show holds; resume from where it plays at that frame.
             if show.isPlaying {
-                seek()
-                playback.resume()
+                seek(resuming: true)
                 return Correction(kind: .resumed, difference: difference, frame: frame)
             }
             playback.pause()
@@ -157,11 +191,12 @@ public final class ShowSync {
 
     // MARK: - Navigation: moves of the shared clock
 
-    /// Starts the shared show where this player's playback is (the first player of a show: it has been playing while
-    /// it looked for others).
+    /// Starts the shared show where this player's playback is (the first player of a show, once it has looked for
+    /// others: held silent at the playlist's start meanwhile).
     public func startHere(_ playback: PlaylistPlayback) {
-        let at = sharedTime(ofFrame: playback.nextCommandFrame, playback)
-        let commanded = playback.commanded
+        let frame = playback.nextCommandFrame
+        let at = sharedTime(ofFrame: frame, playback)
+        let commanded = playback.commanded(atFrame: frame)
         let local = layout.playlistSeconds(scene: commanded.sceneIndex, time: commanded.sceneTime(sampleRate: playback.sampleRate))
         clock.play(from: ShowLayout.wrap(local - layout.offset, layout.cycle), at: at)
         follow(playback)

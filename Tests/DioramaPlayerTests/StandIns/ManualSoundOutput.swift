@@ -18,8 +18,20 @@ final class ManualSoundOutput: SoundOutput {
         self.sampleRate = sampleRate
     }
 
+    /// When set, the write frame reads `frames` further on after its first reading (an audio thread that renders on
+    /// while the reader is held up), until cleared.
+    var rendersOn: (frames: Int64, readings: Int)?
+
     func heardFrame() -> Double { heard }
-    func writeFrame() -> Int64 { Int64(heard.rounded(.down)) + latency }
+
+    func writeFrame() -> Int64 {
+        var frame = Int64(heard.rounded(.down)) + latency
+        if let on = rendersOn {
+            if on.readings > 0 { frame += on.frames }
+            rendersOn = (on.frames, on.readings + 1)
+        }
+        return frame
+    }
 
     func send(_ command: MixerCommand) -> Bool {
         commands.append((command, writeFrame()))
