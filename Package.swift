@@ -14,22 +14,25 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     ],
     targets: [
+        // Pure Swift: files read only when regular (a pipe or device never blocks a read), output that reports a
+        // full disk instead of trapping, and files written whole (a hidden partial file renamed into place).
+        .target(name: "DioramaFiles"),
         // Pure Swift: the scenes.json document, its parser with source locations, and validation.
-        .target(name: "DioramaDocument"),
+        .target(name: "DioramaDocument", dependencies: ["DioramaFiles"]),
         // Pure Swift: curves, animation timing, snapshots, particles, the cue schedule and the playlist sequencer.
         .target(name: "DioramaTimeline", dependencies: ["DioramaDocument"]),
         // Pure Swift DSP: voices, the mixer, the lock-free command queue.
         .target(name: "DioramaMixer"),
         // cairo/pango: a snapshot becomes pixels; PNG files (zlib).
-        .target(name: "DioramaRender", dependencies: ["DioramaTimeline", "DioramaVectorArt", "DioramaLottie", "CCairo", "CPixman", "CZlib"]),
+        .target(name: "DioramaRender", dependencies: ["DioramaFiles", "DioramaTimeline", "DioramaVectorArt", "DioramaLottie", "CCairo", "CPixman", "CZlib"]),
         // librsvg: SVG files checked for hostile content, then drawn as vectors (a whole file or one element by id) onto cairo.
-        .target(name: "DioramaVectorArt", dependencies: ["CRsvg", "CCairo"]),
+        .target(name: "DioramaVectorArt", dependencies: ["DioramaFiles", "CRsvg", "CCairo"]),
         // rlottie: Lottie animations rendered frame by frame into premultiplied ARGB32 pixels, for DioramaRender.
         .target(name: "DioramaLottie", dependencies: ["CRlottie"]),
         // libsndfile/libsamplerate/ALSA: the sound bank, WAV and FLAC output, the real-time ALSA thread, the offline mix.
-        .target(name: "DioramaAudio", dependencies: ["DioramaTimeline", "DioramaMixer", "CSndfile", "CSampleRate", "CAlsa", "CDioramaShims"]),
+        .target(name: "DioramaAudio", dependencies: ["DioramaFiles", "DioramaTimeline", "DioramaMixer", "CSndfile", "CSampleRate", "CAlsa", "CDioramaShims"]),
         // SDL2: the window, the story-viewer interface, live reload; the show clock shared over Ableton Link (DioramaLink).
-        .target(name: "DioramaPlayer", dependencies: ["DioramaRender", "DioramaAudio", "DioramaLink", "CSDL", "CDioramaShims"]),
+        .target(name: "DioramaPlayer", dependencies: ["DioramaFiles", "DioramaRender", "DioramaAudio", "DioramaLink", "CSDL", "CDioramaShims"]),
         // The ffmpeg program (a child process fed through pipes): frames from the renderer and the offline mix become MP4, WebM or GIF.
         .target(name: "DioramaExport", dependencies: ["DioramaRender", "DioramaAudio"]),
         // Pure Swift DSP: the recipes of the project's own sounds, which `diorama synthesize-media` writes to media/.
@@ -45,13 +48,14 @@ let package = Package(
         // A Swift LinkSession over CLinkBridge: players on several machines share one show time.
         .target(name: "DioramaLink", dependencies: ["CLinkBridge"]),
         // Headless timing tests of a playlist: its cues heard on their samples, expected values, golden frames.
-        .target(name: "DioramaVerify", dependencies: ["DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaMixer", "DioramaAudio"]),
+        .target(name: "DioramaVerify", dependencies: ["DioramaFiles", "DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaMixer", "DioramaAudio"]),
         // The command line; its Bench/ folder holds every benchmark `diorama bench` runs.
         .executableTarget(
             name: "diorama",
             dependencies: [
                 "DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaVectorArt", "DioramaMixer", "DioramaAudio", "DioramaPlayer",
                 "DioramaSynthesis", "DioramaLottie", "DioramaVerify", "DioramaExport", "DioramaShowControl", "DioramaLink",
+                "DioramaFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

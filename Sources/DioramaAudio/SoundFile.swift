@@ -1,5 +1,6 @@
 import CSampleRate
 import CSndfile
+import DioramaFiles
 import DioramaMixer
 
 /// Reads sound files into mixer sounds: decode with libsndfile, convert to the engine's rate with
@@ -33,7 +34,16 @@ public enum SoundFile {
     /// interleaved.
     static func decode(name: String, path: String) throws(SoundLoadError) -> (samples: [Float], channels: Int, rate: Int) {
         var info = SF_INFO()
-        guard let file = sf_open(path, Int32(SFM_READ), &info) else {
+        // libsndfile gets a descriptor already known to be a regular file: a named pipe would block its open forever.
+        let fd: Int32
+        switch RegularFile.open(path) {
+        case .success(let opened): fd = opened
+        case .failure(let problem):
+            throw SoundLoadError(soundName: name, path: path, reason: "it \(problem.reason)",
+                                 hint: problem.hint ?? SoundLoadError.unreadable(name, path, "").hint)
+        }
+        // SF_TRUE: libsndfile closes the descriptor, also when it fails.
+        guard let file = sf_open_fd(fd, Int32(SFM_READ), &info, 1) else {
             throw .unreadable(name, path, String(cString: sf_strerror(nil)))
         }
         defer { sf_close(file) }

@@ -1,3 +1,4 @@
+import DioramaFiles
 import Foundation
 
 /// A decoded scenes file and where it came from.
@@ -177,6 +178,8 @@ public enum DocumentLoader {
                                                         hint: "paths are relative to the folder of the scenes file"))
             } else if isDirectory.boolValue {
                 diagnostics.append(reference.diagnostic("the \(what) file \"\(reference.path)\" is a folder, not a file"))
+            } else if let problem = RegularFile.problem(reference.resolvedPath), problem.kind == .notRegular {
+                diagnostics.append(reference.diagnostic("the \(what) file \"\(reference.path)\" \(problem.reason)", hint: problem.hint))
             } else if !FileManager.default.isReadableFile(atPath: reference.resolvedPath) {
                 diagnostics.append(reference.diagnostic("the \(what) file \"\(reference.path)\" cannot be read",
                                                         hint: "check its permissions"))
@@ -199,22 +202,26 @@ public enum DocumentLoader {
         guard !isDirectory.boolValue else {
             throw failure("cannot read the scenes file: it is a folder", "pass the path of the scenes.json inside it")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            throw failure("cannot read the scenes file: permission denied", "check the file's permissions")
-        }
-        defer { try? handle.close() }
-        // Read one byte past the limit, so an oversized (or endless, like a device) file is refused without reading it all.
-        let data: Data
-        do {
-            data = try handle.read(upToCount: DocumentLimits.maximumFileSize + 1) ?? Data()
-        } catch {
-            throw failure("cannot read the scenes file: \(error.localizedDescription)")
+        // Read one byte past the limit, so an oversized file is refused without reading it all. Only a regular file is
+        // opened: a named pipe would block the open (and a player reloading it) forever, a device might never end.
+        let data: [UInt8]
+        switch RegularFile.read(path, upTo: DocumentLimits.maximumFileSize) {
+        case .success(let bytes): data = bytes
+        case .failure(let problem):
+            switch problem.kind {
+            case .unreadable where problem.code == EACCES || problem.code == EPERM:
+                throw failure("cannot read the scenes file: permission denied", "check the file's permissions")
+            case .notRegular:
+                throw failure("cannot read the scenes file: it \(problem.reason)", problem.hint)
+            default:
+                throw failure("cannot read the scenes file: it \(problem.reason)")
+            }
         }
         if data.count > DocumentLimits.maximumFileSize {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? data.count
             throw DocumentLoadError(diagnostics: [tooLarge(path: path, size: max(size, data.count))])
         }
-        return [UInt8](data)
+        return data
     }
 
     private static func tooLarge(path: String, size: Int) -> Diagnostic {

@@ -1,3 +1,4 @@
+import DioramaFiles
 import Foundation
 
 /// Reads what the timeline needs from a Lottie JSON file (frame rate, in and out points, size, markers) in pure
@@ -34,16 +35,19 @@ public enum LottieFileReader {
             return .failure(Problem("\(file) does not exist", hint: "paths are relative to the folder of the scenes file"))
         }
         guard !isDirectory.boolValue else { return .failure(Problem("\(file) is a folder, not a file")) }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .failure(Problem("\(file) cannot be read", hint: "check its permissions"))
+        // Only a regular file: a named pipe would block the open forever. An empty file is reported as invalid JSON.
+        let data: [UInt8]
+        switch RegularFile.read(path, upTo: maximumFileSize) {
+        case .success(let bytes): data = bytes
+        case .failure(let problem) where problem.kind == .notRegular: return .failure(Problem("\(file) \(problem.reason)", hint: problem.hint))
+        case .failure: return .failure(Problem("\(file) cannot be read", hint: "check its permissions"))
         }
-        defer { try? handle.close() }
-        // nil at the end of the file: an empty file, reported as invalid JSON.
-        let data = (try? handle.read(upToCount: maximumFileSize + 1)) ?? Data()
         guard data.count <= maximumFileSize else {
             return .failure(Problem("\(file) is over 16 MiB", hint: "Lottie animations for a scene are small; is this the right file?"))
         }
-        return parse(bytes: [UInt8](data), shownPath: shownPath)
+        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        if let problem = imageAssetProblem(in: data, folder: folder, shownPath: shownPath) { return .failure(problem) }
+        return parse(bytes: data, shownPath: shownPath)
     }
 
     /// Checks Lottie JSON already in memory.

@@ -317,6 +317,9 @@ public final class Player {
     /// Writes buffered log lines to the file.
     public func flushLog() { log?.flush() }
 
+    /// Why the `--log` file could not be written to the end (a full disk), nil when it was.
+    public var logFailure: String? { log?.failure.map { "cannot write the log \(log?.path ?? ""): \($0)" } }
+
     // MARK: - The frame loop
 
     /// Plays until quit, the end (`--once`) or a limit; returns why it ended.

@@ -57,9 +57,8 @@ public enum ArtChecks {
     }
 
     private static func pngSize(_ path: String) -> (width: Int, height: Int)? {
-        guard let surface = cairo_image_surface_create_from_png(path) else { return nil }
+        guard case .success(let surface) = PNGFile.load(path) else { return nil }
         defer { cairo_surface_destroy(surface) }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
         return (Int(cairo_image_surface_get_width(surface)), Int(cairo_image_surface_get_height(surface)))
     }
 }

@@ -1,5 +1,6 @@
 import CCairo
 import DioramaDocument
+import DioramaFiles
 import DioramaTimeline
 import DioramaVectorArt
 import Foundation
@@ -473,14 +474,13 @@ public final class FrameRenderer {
         if let cached = images[path] { return cached }
         let resolved = resolvedImagePath(path)
         var surface: OpaquePointer? = nil
-        if FileManager.default.fileExists(atPath: resolved), let loaded = cairo_image_surface_create_from_png(resolved) {
-            if cairo_surface_status(loaded) == CAIRO_STATUS_SUCCESS {
-                surface = loaded
-            } else {
-                cairo_surface_destroy(loaded)
-            }
+        switch PNGFile.load(resolved) {
+        case .success(let loaded): surface = loaded
+        case .failure(let problem) where problem.fileProblem?.kind == .notRegular:
+            warnings.append("image \(resolved): \(problem.reason); drawn as nothing")
+        case .failure:
+            warnings.append("image \(resolved): cannot be read as a PNG; drawn as nothing")
         }
-        if surface == nil { warnings.append("image \(resolved): cannot be read as a PNG; drawn as nothing") }
         images[path] = surface
         return surface
     }

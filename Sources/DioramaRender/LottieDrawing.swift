@@ -1,5 +1,6 @@
 import CCairo
 import DioramaDocument
+import DioramaFiles
 import DioramaLottie
 import DioramaTimeline
 import Foundation
@@ -18,7 +19,7 @@ final class LottieCache {
             warn("lottie \(resolved): \(problem.message); drawn as nothing")
         case .success:
             do {
-                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: resolved)))
+                let bytes = try RegularFile.read(resolved, upTo: LottieFileReader.maximumFileSize).get()
                 loaded = try LottieAnimation(json: bytes, resourceDirectory: (resolved as NSString).deletingLastPathComponent)
             } catch {
                 warn("lottie \(resolved): \(error); drawn as nothing")

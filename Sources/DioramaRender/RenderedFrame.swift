@@ -24,17 +24,18 @@ public struct RenderedFrame: Sendable, Equatable {
     }
 
     /// Reads a PNG file (any PNG cairo reads; converted to premultiplied ARGB32).
-    public init(contentsOfPNG url: URL) throws {
+    /// - Parameter maximumSide: the largest width and height accepted, in pixels, checked in the file's header before
+    ///   anything is decoded; nil accepts any size cairo reads.
+    public init(contentsOfPNG url: URL, maximumSide: Int? = nil) throws {
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw RenderError("\(url.path): no such file")
         }
-        guard let loaded = cairo_image_surface_create_from_png(url.path) else {
-            throw RenderError("\(url.path): cannot read the PNG")
+        let loaded: OpaquePointer
+        switch PNGFile.load(url.path, maximumSide: maximumSide) {
+        case .success(let surface): loaded = surface
+        case .failure(let problem): throw RenderError("\(url.path): \(problem.reason)")
         }
         defer { cairo_surface_destroy(loaded) }
-        guard cairo_surface_status(loaded) == CAIRO_STATUS_SUCCESS else {
-            throw RenderError("\(url.path): not a readable PNG (cairo status \(cairo_surface_status(loaded).rawValue))")
-        }
         // Paint into an ARGB32 surface so RGB24 and A8 files come out in one layout.
         let width = Int(cairo_image_surface_get_width(loaded)), height = Int(cairo_image_surface_get_height(loaded))
         self.init(width: width, height: height)

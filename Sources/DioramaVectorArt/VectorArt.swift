@@ -1,5 +1,6 @@
 import CCairo
 import CRsvg
+import DioramaFiles
 import Foundation
 
 /// One SVG file parsed by librsvg, after `SVGSafety` has looked at its bytes. Draws the whole drawing, or
@@ -37,18 +38,21 @@ public final class VectorArt {
             throw VectorArtError(reason: "it does not exist", hint: "paths are relative to the folder of the scenes file")
         }
         guard !isDirectory.boolValue else { throw VectorArtError(reason: "it is a folder, not a file") }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        // One byte past the limit, so an oversized file is refused without reading it all; only a regular file is
+        // opened, so a named pipe or a device cannot block or never end.
+        let data: [UInt8]
+        switch RegularFile.read(path, upTo: SVGSafety.maximumFileSize) {
+        case .success(let bytes): data = bytes
+        case .failure(let problem) where problem.kind == .unreadable:
             throw VectorArtError(reason: "it cannot be read", hint: "check its permissions")
+        case .failure(let problem): throw VectorArtError(reason: "it \(problem.reason)", hint: problem.hint)
         }
-        defer { try? handle.close() }
-        // One byte past the limit, so an oversized (or endless) file is refused without reading it all.
-        let data = (try? handle.read(upToCount: SVGSafety.maximumFileSize + 1)) ?? Data()
         guard data.count <= SVGSafety.maximumFileSize else {
             throw VectorArtError(reason: "it is larger than \(SVGSafety.maximumFileSize / 1_048_576) MiB",
                                  hint: "simplify the drawing, or export it without embedded pictures")
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
-        return try parse(bytes: [UInt8](data), baseFile: path, fileDirectory: directory, allowedRoot: allowedRoot)
+        return try parse(bytes: data, baseFile: path, fileDirectory: directory, allowedRoot: allowedRoot)
     }
 
     /// Checks and parses SVG bytes; `baseFile` (may be nil) is where relative references resolve from.

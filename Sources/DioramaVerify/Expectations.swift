@@ -1,4 +1,5 @@
 import DioramaDocument
+import DioramaFiles
 import DioramaTimeline
 import Foundation
 
@@ -57,13 +58,19 @@ public struct Expectations: Sendable {
     }
 
     public static func load(path: String, for document: Document) throws(DocumentLoadError) -> Expectations {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let data: [UInt8]
+        switch RegularFile.read(path, upTo: DocumentLimits.maximumFileSize) {
+        case .success(let bytes): data = bytes
+        case .failure(let problem) where problem.kind == .notRegular:
+            throw DocumentLoadError(diagnostics: [Diagnostic(file: path, line: 1, column: 1, path: "",
+                message: "the expectations file \(problem.reason)", hint: problem.hint)])
+        case .failure:
             let exists = FileManager.default.fileExists(atPath: path)
             throw DocumentLoadError(diagnostics: [Diagnostic(file: path, line: 1, column: 1, path: "",
                 message: exists ? "the expectations file cannot be read" : "no expectations file \(path)",
                 hint: exists ? "check its permissions" : "write one (docs/VERIFY.md), or leave out --expect")])
         }
-        return try decode(bytes: [UInt8](data), path: path, for: document)
+        return try decode(bytes: data, path: path, for: document)
     }
 
     /// Decodes expectations for `document`; every problem is a located diagnostic (all of them, in file order).

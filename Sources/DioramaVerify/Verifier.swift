@@ -99,10 +99,13 @@ enum FrameComparison {
         func failed(_ detail: String) -> VerificationCheck { VerificationCheck(scene: sceneID, name: name, passed: false, detail: detail) }
         let expected: RenderedFrame
         do {
-            expected = try RenderedFrame(contentsOfPNG: goldenURL)
+            // A golden is at most the largest canvas: a larger one would cost seconds and gigabytes to decode and compare.
+            expected = try RenderedFrame(contentsOfPNG: goldenURL, maximumSide: Int(DocumentLimits.maximumCanvasSide))
         } catch {
-            // No golden yet: write what the frame looks like, so it can be looked at and accepted.
-            let size = FileManager.default.fileExists(atPath: golden) ? "" : " (no such file)"
+            // No golden yet: write what the frame looks like, so it can be looked at and accepted. A golden that is
+            // there but unusable (a named pipe, too large) says why.
+            let reason = "\(error)".hasPrefix(golden + ": ") ? ": " + "\(error)".dropFirst(golden.count + 2) : ""
+            let size = FileManager.default.fileExists(atPath: golden) ? reason : " (no such file)"
             guard let actual = try? render(scene, at, language, width: 320, height: 180, evaluator, renderer),
                   (try? actual.writePNG(to: actualURL, replacing: true)) != nil else {
                 return failed("cannot read the golden \(golden)\(size): \(error)")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DioramaDocument
+import DioramaFiles
 import Foundation
 
 /// Loads the scenes file at `path` for a command that cannot work without it. When it cannot be loaded,
@@ -17,5 +18,5 @@ func loadDocumentOrExit(_ path: String) throws -> LoadedDocument {
 /// Writes diagnostics to standard error, one per line (hints on their own indented lines).
 func writeDiagnostics(_ diagnostics: [Diagnostic]) {
     guard !diagnostics.isEmpty else { return }
-    FileHandle.standardError.write(Data((diagnostics.map(\.description).joined(separator: "\n") + "\n").utf8))
+    StandardStreams.writeError(diagnostics.map(\.description).joined(separator: "\n") + "\n")
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DioramaDocument
 import DioramaExport
+import DioramaFiles
 import Foundation
 import Synchronization
 
@@ -19,10 +20,10 @@ struct Export: ParsableCommand {
 
             Frames are rendered on every core while ffmpeg (Debian package ffmpeg) encodes them. The video is \
             written under a hidden temporary name beside the file and renamed when ffmpeg has finished, so an \
-            interruption (Ctrl-C) or an ffmpeg failure leaves no partial file; an existing file is never \
+            interruption (Ctrl-C, a closed terminal, kill) or an ffmpeg failure leaves no partial file; an existing file is never \
             replaced unless --force is given. A progress bar is shown when standard error is a terminal, plain \
             lines otherwise. Bad arguments, or ffmpeg missing, exit with status 2; an ffmpeg failure exits 1 \
-            with ffmpeg's last error lines; an interruption exits 130.
+            with ffmpeg's last error lines; an interruption exits 128 + the signal's number (130 for Ctrl-C, 129 for a closed terminal).
 
             Examples:
               diorama export scenes.json --out show.mp4
@@ -76,7 +77,7 @@ struct Export: ParsableCommand {
         do {
             (request, ffmpeg) = try plan()
         } catch let problem as RenderArgumentError {
-            FileHandle.standardError.write(Data((problem.description + "\n").utf8))
+            StandardStreams.writeError(problem.description + "\n")
             throw ExitCode(2)
         }
         let cancellation = ExportCancellation()
@@ -91,7 +92,7 @@ struct Export: ParsableCommand {
             switch error {
             case .cancelled:
                 Render.printError("interrupted: nothing was written to \(out)")
-                throw ExitCode(130)
+                throw ExitCode(128 + receivedSignal.load(ordering: .relaxed))
             case .ffmpegMissing:
                 Render.printError(error.description)
                 throw ExitCode(2)
@@ -178,23 +179,33 @@ struct Export: ParsableCommand {
         return (request, ffmpeg)
     }
 
-    /// Turns SIGINT and SIGTERM into a cancellation: the export kills ffmpeg and removes its partial file. The
-    /// handler only writes a byte into a pipe (all a signal handler may safely do); a thread reading it cancels.
+    /// Every signal whose default action ends the process and that can come from outside it: a closed terminal
+    /// (SIGHUP), Ctrl-C, Ctrl-\, kill, and the rest. Faults (SIGSEGV and the like) are not requests to stop.
+    static let terminatingSignals: [Int32] = [SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM,
+                                              SIGPROF, SIGXCPU, SIGXFSZ, SIGIO, SIGPWR, SIGSTKFLT]
+
+    /// Turns every terminating signal into a cancellation: the export kills ffmpeg and removes its partial file,
+    /// and exits with 128 + the signal's number. The handler only writes the number into a pipe (all a signal handler
+    /// may safely do); a thread reading it cancels.
     private static func forwardInterrupts(to cancellation: ExportCancellation) {
         let pipe = interruptPipe
         Thread.detachNewThread {
             var byte: UInt8 = 0
             while read(pipe.read, &byte, 1) < 0 && errno == EINTR {}
+            receivedSignal.store(Int32(byte), ordering: .relaxed)
             cancellation.cancel()
         }
-        for number in [SIGINT, SIGTERM] {
-            signal(number) { _ in
-                var byte: UInt8 = 1
+        for number in terminatingSignals {
+            signal(number) { number in
+                var byte = UInt8(truncatingIfNeeded: number)
                 _ = write(interruptPipe.write, &byte, 1)
             }
         }
     }
 }
+
+/// The signal that stopped the export; SIGINT until one arrives.
+private let receivedSignal = Atomic<Int32>(SIGINT)
 
 /// The self-pipe of `Export.forwardInterrupts`: created before any handler can run.
 private let interruptPipe: (read: Int32, write: Int32) = {
@@ -233,8 +244,8 @@ private final class ExportProgressPrinter: Sendable {
             case .encoderStarted(let pass, let passes):
                 let line = pass == 1 ? intro + (passes > 1 ? " (pass 1 of \(passes): the palette)" : "")
                     : "pass \(pass) of \(passes): mapping the frames onto the palette"
-                if terminal, state.bar != nil { FileHandle.standardError.write(Data("\n".utf8)) }
-                FileHandle.standardError.write(Data((line + "\n").utf8))
+                if terminal, state.bar != nil { StandardStreams.writeError("\n") }
+                StandardStreams.writeError(line + "\n")
             case .progress(let done, let total):
                 if terminal {
                     if state.bar == nil { state.bar = RenderProgress(total: total, showing: true) }
@@ -249,7 +260,7 @@ private final class ExportProgressPrinter: Sendable {
                 let rate = seconds > 0 ? Double(done) / seconds : 0
                 let left = rate > 0 ? Int((Double(total - done) / rate).rounded(.up)) : 0
                 let line = String(format: "%d/%d frames  %.1f fps  %d:%02d left", done, total, rate, left / 60, left % 60)
-                FileHandle.standardError.write(Data((line + "\n").utf8))
+                StandardStreams.writeError(line + "\n")
             }
         }
     }

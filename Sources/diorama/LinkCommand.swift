@@ -1,4 +1,5 @@
 import ArgumentParser
+import DioramaFiles
 import DioramaLink
 import Foundation
 
@@ -55,7 +56,7 @@ struct LinkCommand: AsyncParsableCommand {
         do {
             session = try LinkSession(tempo: tempo)
         } catch {
-            FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+            StandardStreams.writeError("error: \(error)\n")
             throw ExitCode(1)
         }
         session.isStartStopSyncEnabled = true
@@ -86,10 +87,8 @@ struct LinkCommand: AsyncParsableCommand {
             if wait > 0 { try await Task.sleep(for: .microseconds(wait)) }
         }
         if mostPeers < peers {
-            FileHandle.standardError.write(Data(
-                "error: found \(mostPeers) Link peer(s) in \(format(seconds)) s, expected \(peers)\n".utf8))
-            FileHandle.standardError.write(Data(
-                "hint: the machines must share a network that passes UDP multicast to 224.76.78.75 port 20808\n".utf8))
+            StandardStreams.writeError("error: found \(mostPeers) Link peer(s) in \(format(seconds)) s, expected \(peers)\n")
+            StandardStreams.writeError("hint: the machines must share a network that passes UDP multicast to 224.76.78.75 port 20808\n")
             throw ExitCode(1)
         }
         if pendingForce != nil { throw ExitCode(1) }
@@ -97,7 +96,7 @@ struct LinkCommand: AsyncParsableCommand {
 
     /// One line, written at once (unbuffered) so a pipe (`| tee`) sees the session live.
     private func emit(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        try? StandardStreams.writeOutput(line + "\n")
     }
 
     private func format(_ value: Double) -> String {

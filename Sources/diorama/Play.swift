@@ -1,5 +1,6 @@
 import ArgumentParser
 import DioramaDocument
+import DioramaFiles
 import DioramaLink
 import DioramaPlayer
 import DioramaShowControl
@@ -226,6 +227,11 @@ struct Play: ParsableCommand {
             throw ExitCode(1)
         }
         liveOutput?.live.stop()
+        // The log was asked for: a log cut short by a full disk is a failure, said once at the end.
+        if let failure = player.logFailure {
+            printError("diorama play: \(failure)")
+            throw ExitCode(1)
+        }
         if let statistics = liveOutput?.live.statistics, statistics.underruns + statistics.suspends + statistics.interruptions + statistics.losses > 0 {
             printError("audio: \(statistics.underruns) underruns, \(statistics.suspends) suspends, \(statistics.interruptions) interruptions recovered"
                        + (statistics.losses > 0 ? "; the device was lost \(statistics.losses) time(s) (last errno \(statistics.lossError)) and came back \(statistics.reopenings) time(s)" : ""))
@@ -286,5 +292,5 @@ extension Play {
 extension WindowRenderer: ExpressibleByArgument {}
 
 private func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    StandardStreams.writeError(text + "\n")
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DioramaAudio
 import DioramaDocument
+import DioramaFiles
 import DioramaRender
 import DioramaTimeline
 import Foundation
@@ -75,7 +76,7 @@ struct Render: AsyncParsableCommand {
         do {
             request = try plan()
         } catch let problem as RenderArgumentError {
-            FileHandle.standardError.write(Data((problem.description + "\n").utf8))
+            StandardStreams.writeError(problem.description + "\n")
             throw ExitCode(2)
         }
         if !audioOnly { try await write(request) }
@@ -199,14 +200,22 @@ struct Render: AsyncParsableCommand {
         // Sample k sounds at k / rate: the span's first sample is the first at or after its start.
         let span = Int64((request.start * rate).ceiling)..<Int64((request.end * rate).ceiling)
         let schedule = CueSchedule(document: loaded.document, sampleRate: Self.audioSampleRate)
-        let report: AudioRenderReport
+        var rendered: AudioRenderReport?
         do {
-            report = try renderAudio(document: loaded.document, directory: loaded.baseDirectory, schedule: schedule,
-                                     span: span, to: request.file)
+            // Into a hidden partial file renamed into place: a full disk leaves no truncated WAV, and the file
+            // --force replaces stays as it was until the new one is complete.
+            try PartialFile.write(to: request.file.path, replacing: force) { (partial) throws(SoundWriteError) in
+                rendered = try renderAudio(document: loaded.document, directory: loaded.baseDirectory, schedule: schedule,
+                                           span: span, to: URL(fileURLWithPath: partial))
+            }
+        } catch let error as SoundWriteError {
+            Self.printError("cannot write \(request.file.path): \(error.reason); nothing was written")
+            throw ExitCode(1)
         } catch {
-            Self.printError("cannot write \(request.file.path): \(error)")
+            Self.printError("cannot write \(error)")
             throw ExitCode(1)
         }
+        guard let report = rendered else { throw ExitCode(1) }
         for warning in report.warnings { Self.printError("warning: \(warning)") }
         let seconds = report.result.seconds
         let speed = report.elapsedSeconds > 0 ? seconds / report.elapsedSeconds : 0
@@ -240,7 +249,7 @@ struct Render: AsyncParsableCommand {
     /// Prints to standard error, with an "error: " prefix unless the text brings its own.
     static func printError(_ text: String) {
         let line = text.hasPrefix("warning: ") || text.hasPrefix("error: ") ? text : "error: " + text
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        StandardStreams.writeError(line + "\n")
     }
 }
 
@@ -306,10 +315,10 @@ struct RenderProgress {
         let filled = total > 0 ? width * done / total : width
         let bar = String(repeating: "#", count: filled) + String(repeating: "-", count: width - filled)
         let line = String(format: "\r[%@] %d/%d frames  %.1f fps  %d:%02d left ", bar, done, total, rate, left / 60, left % 60)
-        FileHandle.standardError.write(Data(line.utf8))
+        StandardStreams.writeError(line)
     }
 
     func finish() {
-        if showing { FileHandle.standardError.write(Data("\n".utf8)) }
+        if showing { StandardStreams.writeError("\n") }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DioramaDocument
+import DioramaFiles
 import DioramaTimeline
 import Foundation
 
@@ -91,10 +92,15 @@ struct Timeline: AsyncParsableCommand {
         do {
             document = try TapOption.apply(taps, to: loaded.document)
         } catch {
-            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            StandardStreams.writeError(error.description + "\n")
             throw ExitCode(2)
         }
         let report = TimelineReport(document: document, sampleRate: rate, language: lang)
-        print(json ? report.json() : report.text(file: file), terminator: "")
+        do {
+            try StandardStreams.writeOutput(json ? report.json() : report.text(file: file))
+        } catch {
+            StandardStreams.writeError("error: cannot write the timeline to standard output: \(error)\n")
+            throw ExitCode(1)
+        }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DioramaAudio
 import DioramaDocument
+import DioramaFiles
 import DioramaRender
 import DioramaTimeline
 import Foundation
@@ -30,10 +31,10 @@ extension Timeline {
             try picture.write(to: url, format: format, title: title, waveform: waveform, replacing: force)
             print("wrote the timeline picture (\(picture.width)x\(picture.height)) to \(path)")
         } catch let problem as RenderArgumentError {
-            FileHandle.standardError.write(Data((problem.description + "\n").utf8))
+            StandardStreams.writeError(problem.description + "\n")
             throw ExitCode(2)
         } catch let failure as RenderError {
-            FileHandle.standardError.write(Data("error: \(failure)\n".utf8))
+            StandardStreams.writeError("error: \(failure)\n")
             throw ExitCode(1)
         }
     }
@@ -42,7 +43,7 @@ extension Timeline {
     private func mixEnvelope(document: Document, directory: String, schedule: CueSchedule, from: Rational, to: Rational,
                              columns: Int) -> TimelinePicture.Waveform {
         let audio = PlaylistAudio(document: document, directory: directory, sampleRate: schedule.sampleRate)
-        for warning in audio.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        for warning in audio.warnings { StandardStreams.writeError("warning: \(warning)\n") }
         let rate = Rational(schedule.sampleRate)
         let span = Int64((from * rate).ceiling)..<Int64((to * rate).ceiling)
         let mix = OfflineAudio.mix(plan: audio.plan(schedule), sounds: audio.bank.sounds, span: span)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DioramaDocument
+import DioramaFiles
 import DioramaVerify
 import Foundation
 
@@ -54,7 +55,7 @@ struct Verify: AsyncParsableCommand {
         }
         let verifier = Verifier(loaded: loaded, expectations: expectations)
         let result = verifier.run(audio: !skipAudio) { check in print(check.line) }
-        for warning in result.warnings { FileHandle.standardError.write(Data("warning: \(warning)\n".utf8)) }
+        for warning in result.warnings { StandardStreams.writeError("warning: \(warning)\n") }
         let summary = VerificationSummary(result.checks)
         // No timing here: the same file gives the same output, for CI logs that are compared.
         print(summary.line)
@@ -63,7 +64,7 @@ struct Verify: AsyncParsableCommand {
                 try JUnitReport.xml(result.checks, suite: file, elapsedSeconds: result.elapsedSeconds)
                     .write(toFile: junit, atomically: true, encoding: .utf8)
             } catch {
-                FileHandle.standardError.write(Data("error: cannot write \(junit): \(error.localizedDescription)\n".utf8))
+                StandardStreams.writeError("error: cannot write \(junit): \(error.localizedDescription)\n")
                 throw ExitCode(1)
             }
         }

@@ -333,6 +333,41 @@ import Testing
         if let ffmpeg { #expect(kill(ffmpeg, 0) != 0) }
     }
 
+    /// A closed terminal (SIGHUP), a quit key (SIGQUIT) and the other signals whose default is to end the
+    /// process end an export as SIGINT does: ffmpeg killed, no partial file, the exit status 128 + the signal.
+    @Test(arguments: [SIGHUP, SIGQUIT, SIGUSR1, SIGALRM])
+    func anyTerminatingSignalLeavesNoFile(_ number: Int32) throws {
+        let folder = try TemporaryFolder()
+        let file = folder.path("show.mp4")
+        let process = Process()
+        process.executableURL = DioramaCommand.executable
+        process.arguments = ["export", "scenes.json", "--out", file]
+        process.currentDirectoryURL = DioramaCommand.repositoryRoot
+        let error = Pipe()
+        process.standardError = error
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let watchdog = CommandWatchdog(pid: process.processIdentifier, timeout: 120)
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).contains("with ffmpeg") {
+            let chunk = error.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += chunk
+        }
+        #expect(String(decoding: seen, as: UTF8.self).contains("with ffmpeg"))
+        let ffmpeg = Self.children(of: process.processIdentifier).first
+        kill(process.processIdentifier, number)
+        seen += error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(!watchdog.finish(), "the export did not end")
+        let text = String(decoding: seen, as: UTF8.self)
+        #expect(process.terminationReason == .exit && process.terminationStatus == 128 + number, "\(process.terminationStatus): \(text)")
+        #expect(text.contains("interrupted: nothing was written to \(file)"), "\(text)")
+        // ffmpeg (which a lost terminal does not reach: it has a process group of its own) did not outlive the export.
+        if let ffmpeg { #expect(kill(ffmpeg, 0) != 0) }
+        #expect(try Self.contents(folder).isEmpty)
+    }
+
     /// The process ids of `pid`'s children, from /proc.
     static func children(of pid: Int32) -> [Int32] {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []

@@ -2,6 +2,7 @@ import CSDL
 import DioramaDocument
 import DioramaTimeline
 import Foundation
+import Synchronization
 @testable import DioramaPlayer
 import DioramaTestSupport
 import Testing
@@ -197,5 +198,55 @@ extension WindowSuites.PlayerSettingsAndReloadTests {
         try h.advance(0.06)
         try h.advance(0.06)
         #expect(opened == 3)
+    }
+}
+
+extension WindowSuites.PlayerSettingsAndReloadTests {
+    /// Opens the write end of the named pipe at `path` once `timeout` seconds pass without `finish()`: a reader
+    /// blocked opening it (the loader before the fix) then sees an empty file, and the test fails instead of hanging.
+    final class PipeRescue: Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private let fired = Mutex(false)
+
+        init(path: String, timeout: Double) {
+            Thread.detachNewThread { [self] in
+                guard done.wait(timeout: .now() + timeout) == .timedOut else { return }
+                fired.withLock { $0 = true }
+                let fd = open(path, O_WRONLY | O_NONBLOCK)
+                if fd >= 0 { close(fd) }
+            }
+        }
+
+        /// True when the pipe had to be opened to let the player go on.
+        func finish() -> Bool {
+            done.signal()
+            return fired.withLock { $0 }
+        }
+    }
+
+    @Test func aScenesFileReplacedByANamedPipeIsAnErrorAndTheGoodFileReloadsWhenItIsBack() throws {
+        let temporary = try TemporaryFolder()
+        let path = temporary.path("scenes.json")
+        try Data(Self.scenesJSON().utf8).write(to: URL(fileURLWithPath: path))
+        let h = try PlayerHarness(scenesPath: path, load: PlaylistFiles.load)
+        try h.advance(0.5)
+
+        // The file becomes a named pipe: the player reads nothing from it, says why, and plays on.
+        try FileManager.default.removeItem(atPath: path)
+        #expect(mkfifo(path, 0o644) == 0)
+        let rescue = PipeRescue(path: path, timeout: 30)
+        try h.advance(0.06)
+        try h.advance(0.06)
+        #expect(!rescue.finish(), "the player blocked opening the named pipe")
+        #expect(h.player.banner.first?.contains("is a named pipe (FIFO), not a regular file") == true, "\(h.player.banner)")
+        #expect(h.position.sceneIndex == 0 && !h.position.isPaused)
+
+        // The good file back (swing now 6 s): it reloads and the banner goes.
+        try FileManager.default.removeItem(atPath: path)
+        try Data(Self.scenesJSON(swingDuration: "6").utf8).write(to: URL(fileURLWithPath: path))
+        try h.advance(0.06)
+        try h.advance(0.06)
+        #expect(h.player.banner.isEmpty, "\(h.player.banner)")
+        #expect(h.player.playback.document.scenes[1].duration == Rational(6))
     }
 }

@@ -1,3 +1,4 @@
+import DioramaFiles
 import Foundation
 
 /// One presented frame, as `--log` records it.
@@ -24,25 +25,32 @@ public struct FrameLogEntry: Sendable, Equatable {
 }
 
 /// Writes the `--log FILE.jsonl` record: one JSON object per line, `"type"` telling frames, cues and
-/// the header apart. Buffered; flushed every second of frames and when closed.
+/// the header apart. Buffered; flushed every second of frames and when closed. A write that fails (a full disk)
+/// ends the log: `failure` says why, and nothing more is written.
 public final class PlayLog {
-    private let handle: FileHandle
+    private let descriptor: Int32
     private var buffer: [UInt8] = []
     public let path: String
+    /// Why the log stopped being written, nil while every write has succeeded.
+    public private(set) var failure: WriteError?
 
     /// Creates (or truncates) the log at `path`.
     public init(path: String) throws {
-        guard FileManager.default.createFile(atPath: path, contents: nil) else {
+        // O_NONBLOCK: a named pipe with no reader is refused at once (ENXIO) rather than waited on.
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NONBLOCK, 0o644)
+        guard fd >= 0 else {
             throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
         }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
-        }
-        self.handle = handle
+        let flags = fcntl(fd, F_GETFL)
+        if flags >= 0 { _ = fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) }
+        descriptor = fd
         self.path = path
     }
 
-    deinit { flush() }
+    deinit {
+        flush()
+        close(descriptor)
+    }
 
     /// The first line: what the numbers that follow are measured against.
     public func start(sampleRate: Int, audioLive: Bool, videoDriver: String, renderer: String, vsync: Bool, size: (Int, Int)) {
@@ -77,8 +85,13 @@ public final class PlayLog {
 
     public func flush() {
         guard !buffer.isEmpty else { return }
-        handle.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
+        defer { buffer.removeAll(keepingCapacity: true) }
+        guard failure == nil else { return }
+        do {
+            try DescriptorOutput.write(buffer, to: descriptor)
+        } catch {
+            failure = error
+        }
     }
 
     enum Value {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DioramaDocument
+import DioramaFiles
 import DioramaRender
 import DioramaTimeline
 import Foundation
@@ -61,12 +62,12 @@ struct AllocationBench: ParsableCommand {
         do {
             loaded = try DocumentLoader.load(path: file)
         } catch {
-            FileHandle.standardError.write(Data((error.diagnostics.map(\.description).joined(separator: "\n") + "\n").utf8))
+            StandardStreams.writeError(error.diagnostics.map(\.description).joined(separator: "\n") + "\n")
             throw ExitCode(2)
         }
         let document = loaded.document
         if let unknown = scene.first(where: { id in !document.scenes.contains { $0.id == id } }) {
-            FileHandle.standardError.write(Data("no scene \(unknown) in \(file)\n".utf8))
+            StandardStreams.writeError("no scene \(unknown) in \(file)\n")
             throw ExitCode(2)
         }
         let evaluator = SceneEvaluator(document: document)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DioramaDocument
+import DioramaFiles
 import DioramaPlayer
 import DioramaTimeline
 import Foundation
@@ -79,7 +80,7 @@ struct PlayerBench: ParsableCommand {
         do {
             player = try Player(options: options, dependencies: dependencies)
         } catch {
-            FileHandle.standardError.write(Data("diorama bench player: \(error)\n".utf8))
+            StandardStreams.writeError("diorama bench player: \(error)\n")
             live?.live.stop()
             throw ExitCode(2)
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DioramaDocument
+import DioramaFiles
 import DioramaPlayer
 import DioramaRender
 import DioramaTimeline
@@ -76,16 +77,16 @@ struct RenderBench: AsyncParsableCommand {
             (width, height) = try Render.parseSize(size)
             loaded = try DocumentLoader.load(path: file)
         } catch let error as DocumentLoadError {
-            FileHandle.standardError.write(Data((error.diagnostics.map(\.description).joined(separator: "\n") + "\n").utf8))
+            StandardStreams.writeError(error.diagnostics.map(\.description).joined(separator: "\n") + "\n")
             throw ExitCode(2)
         } catch {
-            FileHandle.standardError.write(Data("\(error)\n".utf8))
+            StandardStreams.writeError("\(error)\n")
             throw ExitCode(2)
         }
         let document = loaded.document
         let evaluator = SceneEvaluator(document: document)
         if let unknown = scene.first(where: { id in !document.scenes.contains { $0.id == id } }) {
-            FileHandle.standardError.write(Data("no scene \(unknown) in \(file)\n".utf8))
+            StandardStreams.writeError("no scene \(unknown) in \(file)\n")
             throw ExitCode(2)
         }
         guard frameRate > 0, frameRate <= 1000 else { throw ValidationError("--frame-rate must be 0...1000") }
