@@ -226,6 +226,9 @@ struct Play: ParsableCommand {
             throw ExitCode(1)
         }
         liveOutput?.live.stop()
+        for (kind, count) in player.ignoredCommands.sorted(by: { $0.key < $1.key }) where count > 1 {
+            printError("osc: \(count) commands named a \(kind) this playlist does not have; the first is shown above")
+        }
         if let statistics = liveOutput?.live.statistics, statistics.underruns + statistics.suspends + statistics.interruptions + statistics.losses > 0 {
             printError("audio: \(statistics.underruns) underruns, \(statistics.suspends) suspends, \(statistics.interruptions) interruptions recovered"
                        + (statistics.losses > 0 ? "; the device was lost \(statistics.losses) time(s) (last errno \(statistics.lossError)) and came back \(statistics.reopenings) time(s)" : ""))
