@@ -63,6 +63,8 @@ extension Scene {
             var iterations: Int?
             if case .count(let count) = animation.repeatCount { iterations = max(0, count) }
             if event == .end { return .once(at: nil, in: duration) }
+            // Without autoreverse the track never arrives back at its start (check warns of such a cue).
+            if event == .reachesFrom, !animation.autoreverses { return .never }
             if animation.autoreverses, event == .reachesTo || event == .reachesFrom {
                 // Every other iteration: count them in pairs.
                 interval = interval * Rational(2)

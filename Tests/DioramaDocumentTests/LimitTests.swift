@@ -39,6 +39,9 @@ import Testing
         #expect(diagnostics.first?.contains("hint: a cue on an animation fires on every iteration") == true)
         // Two cues every 1 ms: each within the limit, together over it.
         #expect(DocumentFixtures.renderedDiagnostics(Self.blinking(every: "0.001", duration: "2", cues: 2)).count == 1)
+        // A cue on "from" of a track that does not autoreverse never fires: it is warned of, not counted.
+        let never = DocumentFixtures.renderedDiagnostics(Self.blinking(every: "0.0005", duration: "2").replacingOccurrences(of: "\"iteration\"", with: "\"from\""))
+        #expect(never.count == 1 && never.first?.contains(": warning: this cue never fires") == true, "\(never)")
         // Every 1 ms over 100 s: 1,000 a second and 100,000 in all, both at their limits.
         #expect(DocumentFixtures.renderedDiagnostics(Self.blinking(every: "0.001", duration: "100")).isEmpty)
     }
