@@ -118,6 +118,9 @@ public final class Player {
     private let settings: SettingsStore
     private var watch: FileWatch
     private var log: PlayLog?
+    /// Show controllers' commands ignored for naming what the playlist does not have, by kind ("scene", "scene
+    /// number", "language"): `perform` returns only the first of each kind as a problem.
+    public private(set) var ignoredCommands: [String: Int] = [:]
     /// The master volume, 0...1.5 (1 unless changed with + / - or a show controller).
     public private(set) var volume: Float = 1
     private var muted = false
@@ -481,7 +484,8 @@ public final class Player {
     // MARK: - Commands from a show controller
 
     /// Carries out a show controller's command (OSC) as the keys would, on the shared show when there is one.
-    /// Returns a problem to log (a scene or language this playlist does not have), or nil.
+    /// Returns a problem to log (a scene or language this playlist does not have, the first of its kind, names cut
+    /// to 40 characters), or nil.
     @discardableResult
     public func perform(_ command: PlayerCommand, now: Double) -> String? {
         log?.event("command", monotonic: now, detail: String(describing: command))
@@ -495,12 +499,13 @@ public final class Player {
         case .resume: if playback.isPausedForCommands { apply(.togglePause, now: now) }
         case .scene(let index):
             guard document.scenes.indices.contains(index) else {
-                return "no scene number \(index + 1): the playlist has \(document.scenes.count)"
+                return problem("scene number", "no scene number \(index + 1): the playlist has \(document.scenes.count)")
             }
             apply(.jump(scene: index), now: now)
         case .sceneID(let id):
             guard let index = document.scenes.firstIndex(where: { $0.id == id }) else {
-                return "no scene '\(id)': the scenes are \(document.scenes.map(\.id).joined(separator: ", "))"
+                let ids = document.scenes.prefix(12).map { Self.cutShort($0.id) } + (document.scenes.count > 12 ? ["…"] : [])
+                return problem("scene", "no scene '\(Self.cutShort(id))': the scenes are \(ids.joined(separator: ", "))")
             }
             apply(.jump(scene: index), now: now)
         case .seek(let seconds):
@@ -518,7 +523,8 @@ public final class Player {
             show("Volume \(Int((volume * 100).rounded())) %", now: now)
         case .language(let code):
             guard document.languages.available.contains(code) else {
-                return "no language '\(code)': the playlist offers \(document.languages.available.joined(separator: ", "))"
+                return problem("language", "no language '\(Self.cutShort(code))': the playlist offers "
+                                   + document.languages.available.joined(separator: ", "))
             }
             language = code
             show(LanguageChoice.displayName(code), now: now)
@@ -527,6 +533,18 @@ public final class Player {
             reload(now: now, reason: "show control")
         }
         return nil
+    }
+
+    /// Counts a command ignored for naming what the playlist lacks; returns `text` for the first of its `kind` only,
+    /// so a controller repeating a mistake is told once (`ignoredCommands` has the count).
+    private func problem(_ kind: String, _ text: String) -> String? {
+        ignoredCommands[kind, default: 0] += 1
+        return ignoredCommands[kind] == 1 ? text : nil
+    }
+
+    /// A name a controller sent, as quoted in a problem: its first 40 characters and "…" when longer.
+    static func cutShort(_ name: String) -> String {
+        name.count <= 40 ? name : String(name.prefix(40)) + "…"
     }
 
     // MARK: - Intents

@@ -6,7 +6,8 @@ import Glibc
 #endif
 
 /// Listens for show commands over OSC (UDP) on its own thread. The frame loop calls `poll()` once a frame, which takes
-/// the commands that arrived since, in order, and never waits for the network; `takeWarnings()` gives each kind of bad
+/// the commands that arrived since, in order (with one reload and the last seek, volume and language of those,
+/// `ShowCommand.coalesce(into:)`), and never waits for the network; `takeWarnings()` gives each kind of bad
 /// message once (the same bad message a thousand times is one warning).
 ///
 /// The receiving thread decodes each packet with liblo, turns it into `ShowCommand`s and appends them to a bounded queue
@@ -177,6 +178,7 @@ private final class Inbox: Sendable {
 
     func push(_ command: ShowCommand) {
         let dropped = state.withLock { state in
+            if command.coalesce(into: &state.commands) { return false }
             guard state.commands.count < capacity else { return true }
             state.commands.append(command)
             return false

@@ -220,3 +220,32 @@ extension ShowCommand {
             && code.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
     }
 }
+
+extension ShowCommand {
+    /// Merges this command into `queue`, the commands waiting for the next frame, when one of its kind is there:
+    /// a reload stays where the first came (what followed it was sent to the reloaded show, and the file is read
+    /// once); a seek, volume or language replaces the earlier one and moves to the end, where it came, since only
+    /// the last value stays. Returns false (nothing done) for any other command, or when none of its kind waits.
+    ///
+    /// A controller's stream of reloads or fader moves is then one command a frame, not one a packet.
+    public func coalesce(into queue: inout [ShowCommand]) -> Bool {
+        switch self {
+        case .reload:
+            return queue.contains(.reload)
+        case .seek, .volume, .language:
+            guard let index = queue.firstIndex(where: { $0.setsTheSameAs(self) }) else { return false }
+            queue.remove(at: index)
+            queue.append(self)
+            return true
+        default:
+            return false
+        }
+    }
+
+    private func setsTheSameAs(_ other: ShowCommand) -> Bool {
+        switch (self, other) {
+        case (.seek, .seek), (.volume, .volume), (.language, .language): true
+        default: false
+        }
+    }
+}

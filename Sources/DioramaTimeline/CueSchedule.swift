@@ -77,8 +77,8 @@ public struct SceneSpan: Sendable, Equatable {
 /// for cue in schedule.cues { print(cue.sampleIndex, cue.firing.sound) }
 /// ```
 public struct CueSchedule: Sendable, Equatable {
-    /// At most this many firings per cue are scheduled (an hour of a 4 ms loop); `diorama check` warns long before.
-    public static let maximumFiringsPerCue = 1_000_000
+    /// At most this many firings of one cue are listed (a scene holds no more: `DocumentLimits.maximumFiringsPerScene`).
+    public static let maximumFiringsPerCue = DocumentLimits.maximumFiringsPerScene
 
     /// Samples per second.
     public let sampleRate: Int
@@ -161,11 +161,25 @@ public struct CueSchedule: Sendable, Equatable {
                                         sceneTime: sceneTime, trigger: trigger, offset: cue.offset))
             }
         }
-        return result.enumerated().sorted { lhs, rhs in
+        return bounded(result.enumerated().sorted { lhs, rhs in
             if lhs.element.sceneTime != rhs.element.sceneTime { return lhs.element.sceneTime < rhs.element.sceneTime }
             if lhs.element.cue != rhs.element.cue { return lhs.element.cue < rhs.element.cue }
             return lhs.offset < rhs.offset
-        }.map(\.element)
+        }.map(\.element))
+    }
+
+    /// The first of `firings` (ordered by scene time) within `DocumentLimits`: at most `maximumFiringsPerScene`, and
+    /// at most `maximumFiringsPerSecond` in any second. `diorama check` refuses a file that needs more; a document
+    /// made another way is cut short here, so nothing downstream (the timeline, the mixer, the frame loop) floods.
+    static func bounded(_ firings: [CueFiring]) -> [CueFiring] {
+        var kept: [CueFiring] = []
+        var windowStart = 0
+        for firing in firings {
+            if kept.count == DocumentLimits.maximumFiringsPerScene { break }
+            while windowStart < kept.count, firing.sceneTime - kept[windowStart].sceneTime >= Rational(1) { windowStart += 1 }
+            if kept.count - windowStart < DocumentLimits.maximumFiringsPerSecond { kept.append(firing) }
+        }
+        return kept
     }
 
     /// Whether a cue at `sceneTime` sounds in `scene`: only when a whole sample period of the scene is left after it.

@@ -227,6 +227,9 @@ struct Play: ParsableCommand {
             throw ExitCode(1)
         }
         liveOutput?.live.stop()
+        for (kind, count) in player.ignoredCommands.sorted(by: { $0.key < $1.key }) where count > 1 {
+            printError("osc: \(count) commands named a \(kind) this playlist does not have; the first is shown above")
+        }
         // The log was asked for: a log cut short by a full disk is a failure, said once at the end.
         if let failure = player.logFailure {
             printError("diorama play: \(failure)")

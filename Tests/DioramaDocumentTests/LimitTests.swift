@@ -15,6 +15,71 @@ import Testing
         """
     }
 
+    /// A scene of `duration` s with a dot whose animation `blink` lasts `interval` s and repeats forever, and a cue
+    /// on each of its iterations.
+    static func blinking(every interval: String, duration: String, cues: Int = 1) -> String {
+        let cue = ##"{ "sound": "tick", "node": "dot", "animation": "blink", "on": "iteration" }"##
+        return """
+        { "canvas": { "width": 100, "height": 100 }, "sounds": { "tick": "tick.wav" },
+          "scenes": [{ "id": "s", "duration": \(duration),
+            "nodes": [{ "type": "circle", "id": "dot", "r": 1, "fill": "#fff",
+              "animations": [{ "id": "blink", "property": "opacity", "from": 0, "to": 1, "duration": \(interval), "repeat": "forever" }] }],
+            "cues": [\(Array(repeating: cue, count: cues).joined(separator: ", "))] }] }
+        """
+    }
+
+    @Test func cuesFiringMoreThanAThousandTimesASecondAreRefusedAtTheCue() {
+        // Every 0.5 ms: 2,000 firings a second, 4,000 in a 2 s scene (what a 1 µs loop over a day made of the
+        // timeline, the log and the frame loop, smaller).
+        let diagnostics = DocumentFixtures.renderedDiagnostics(Self.blinking(every: "0.0005", duration: "2"), name: "roll.json")
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.hasPrefix("roll.json:5:14: error: the cues of scene \"s\" fire up to 2,000 times in one second, "
+            + "this one up to 2,000 (every 0.0005 s); the limit is 1,000 firings in any second of a scene (at scenes[0].cues[0])") == true,
+            "\(diagnostics)")
+        #expect(diagnostics.first?.contains("hint: a cue on an animation fires on every iteration") == true)
+        // Two cues every 1 ms: each within the limit, together over it.
+        #expect(DocumentFixtures.renderedDiagnostics(Self.blinking(every: "0.001", duration: "2", cues: 2)).count == 1)
+        // A cue on "from" of a track that does not autoreverse never fires: it is warned of, not counted.
+        let never = DocumentFixtures.renderedDiagnostics(Self.blinking(every: "0.0005", duration: "2").replacingOccurrences(of: "\"iteration\"", with: "\"from\""))
+        #expect(never.count == 1 && never.first?.contains(": warning: this cue never fires") == true, "\(never)")
+        // Every 1 ms over 100 s: 1,000 a second and 100,000 in all, both at their limits.
+        #expect(DocumentFixtures.renderedDiagnostics(Self.blinking(every: "0.001", duration: "100")).isEmpty)
+    }
+
+    @Test func cuesFiringMoreThanAHundredThousandTimesInAScene() {
+        // Twice a second for a day: 172,800 firings.
+        let diagnostics = DocumentFixtures.renderedDiagnostics(Self.blinking(every: "0.5", duration: "86400"), name: "day.json")
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.hasPrefix("day.json:5:14: error: the cues of scene \"s\" fire up to 172,800 times, this one up to "
+            + "172,800 (every 0.5 s); the limit is 100,000 firings per scene (at scenes[0].cues[0])") == true, "\(diagnostics)")
+        // Once a second for a day fits.
+        #expect(DocumentFixtures.renderedDiagnostics(Self.blinking(every: "1", duration: "86400")).isEmpty)
+    }
+
+    /// `count` emitters of `live` particles each (born 1,000 a second), of `size` points.
+    static func emitters(_ count: Int, live: Int, size: Int) -> String {
+        let emitter = """
+            { "type": "emitter", "particles": { "birthRate": 1000, "lifetime": \(Double(live) / 1000), "size": \(size), "prewarm": true } }
+            """
+        return """
+        { "canvas": { "width": 320, "height": 180 },
+          "scenes": [{ "id": "s", "duration": 10, "nodes": [\(Array(repeating: emitter, count: count).joined(separator: ", "))] }] }
+        """
+    }
+
+    @Test func emittersThatCannotBeDrawnAtFrameRateAreRefused() {
+        // One emitter at the old limits: 5,000 particles as large as the canvas, 5,000 canvases blended a frame.
+        let large = DocumentFixtures.renderedDiagnostics(Self.emitters(1, live: 5000, size: 1000))
+        #expect(large.count == 1 && large.first?.contains(": error: the particles of scene \"s\" can cover the canvas 5000 times "
+            + "over in a frame, this emitter's 5000 times; the limit is 1 (at scenes[0].nodes[0].particles)") == true, "\(large)")
+        // Twenty emitters of 5,000 snowflakes each: 100,000 particles a frame.
+        let many = DocumentFixtures.renderedDiagnostics(Self.emitters(20, live: 5000, size: 3))
+        #expect(many.first?.contains(": error: the emitters of scene \"s\" keep up to 100,000 particles alive, this one up to 5,000; "
+            + "the limit is 5,000 per scene (at scenes[0].nodes[0].particles)") == true, "\(many)")
+        // A snowfall of 1,000 fits (their squares cover 0.63 of the canvas).
+        #expect(DocumentFixtures.renderedDiagnostics(Self.emitters(1, live: 1000, size: 3)).isEmpty)
+    }
+
     @Test func aFileOver16MiBIsRefusedBeforeParsing() throws {
         // Valid JSON padded with spaces to 17 MiB: refused for its size alone.
         var bytes = Array(Self.document(nodes: "").utf8)

@@ -48,5 +48,16 @@ extension WindowSuites {
             try h.player.step()
             #expect(h.position.sceneIndex == 0 && h.player.language == "ja")
         }
+
+        @Test func anUnknownSceneIsAProblemOncePerKindWithItsIdCutShort() throws {
+            let h = try PlayerHarness()
+            let id = String(repeating: "x", count: 3000)
+            let problems = (0..<100).compactMap { _ in h.player.perform(.sceneID(id), now: h.clock.now) }
+            #expect(problems == ["no scene '\(String(repeating: "x", count: 40))…': the scenes are ocean, swing, flower"])
+            #expect(h.player.perform(.language(id), now: h.clock.now)
+                == "no language '\(String(repeating: "x", count: 40))…': the playlist offers en, zh, ja")
+            #expect(h.player.perform(.language("fr"), now: h.clock.now) == nil, "a second unknown language is counted, not said")
+            #expect(h.player.perform(.scene(7), now: h.clock.now) == "no scene number 8: the playlist has 3")
+        }
     }
 }

@@ -113,6 +113,29 @@ struct NetworkTests {
             #expect(control.poll() == [.pause], "room again once polled")
         }
 
+        @Test("a frame gets one reload, the last seek and the last volume, however many arrived; the rest in order")
+        func commandsOfAKindAreCoalesced() throws {
+            let control = try OSCControl(port: 0)
+            #expect(sendWithLiblo(OSCMessage("/diorama/next"), port: control.port))
+            #expect(control.waitUntilHandled(packets: 1))
+            // 320 of each in 8 bundles, one at a time (a burst of single packets would overflow the socket's buffer).
+            for part in 0..<8 {
+                let messages = (0..<40).flatMap { step in
+                    let index = part * 40 + step
+                    return [OSCMessage("/diorama/reload"), OSCMessage("/diorama/seek", [.int32(Int32(index))]),
+                            OSCMessage("/diorama/volume", [.double(Double(index) / 1000)])].map(serialised)
+                }
+                #expect(sendRaw(bundle(messages), port: control.port))
+                #expect(control.waitUntilHandled(packets: part + 2))
+            }
+            #expect(sendWithLiblo(OSCMessage("/diorama/next"), port: control.port))
+            #expect(control.waitUntilHandled(packets: 10))
+            // The reload where the first came (what followed it was sent to the reloaded show); a seek and a volume
+            // where the last came, with its value.
+            #expect(control.poll() == [.next, .reload, .seek(319), .volume(0.319), .next])
+            #expect(control.takeWarnings() == [], "nothing was dropped")
+        }
+
         @Test("by default it listens on 127.0.0.1 only: a packet to 127.0.0.2 does not arrive, and does when bound to 0.0.0.0")
         func localhostOnly() throws {
             let local = try OSCControl(port: 0)

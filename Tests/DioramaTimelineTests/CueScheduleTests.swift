@@ -25,6 +25,21 @@ private func times(_ firings: [CueFiring]) -> [Rational] { firings.map(\.sceneTi
         return CueSchedule.firings(of: scene(duration: duration, nodes: [buoy(animation ?? bob)], cues: [cue]), index: 0)
     }
 
+    @Test func aScheduleHoldsAtMostAHundredThousandFiringsPerSceneAndAThousandInAnySecond() {
+        // A document made in code is not checked: a cue every 0.5 ms for 60 s would be 120,000 firings, 2,000 a second.
+        let blink = F.basic(.opacity, from: 0, to: 1, duration: "0.0005", id: "bob", repeatCount: .forever)
+        let cue = Cue(sound: "bell", trigger: .animation(node: "buoy", animation: "bob", event: .iterationStart))
+        let document = F.document([scene(duration: "60", nodes: [buoy(blink)], cues: [cue])])
+        let cues = CueSchedule(document: document, sampleRate: 48_000).cues
+        #expect(cues.count <= 100_000)
+        var first = 0, most = 0
+        for (index, cue) in cues.enumerated() {
+            while cue.absoluteTime - cues[first].absoluteTime >= Rational(1) { first += 1 }
+            most = max(most, index - first + 1)
+        }
+        #expect(most == 1_000)
+    }
+
     @Test func atCuesFireOnceAtTheirTimePlusOffset() {
         let s = scene(duration: "10", cues: [Cue(sound: "chime", trigger: .at(F.seconds("5.5"))),
                                              Cue(sound: "bell", trigger: .at(F.seconds("1")), offset: F.seconds("-0.25")),

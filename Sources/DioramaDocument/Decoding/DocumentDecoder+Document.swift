@@ -7,6 +7,7 @@ extension DocumentDecoder {
         if let member = fields["$schema"] { schema = string(member.value, path: "$schema") }
 
         let canvas = fields["canvas"].flatMap { decodeCanvas($0.value) }
+        canvasArea = canvas.map { $0.width * $0.height }
         if fields["canvas"] == nil {
             missing("canvas", in: fields, what: "the document",
                     hint: "add \"canvas\": { \"width\": 1280, \"height\": 720, \"background\": \"#000000\" }")
@@ -147,6 +148,7 @@ extension DocumentDecoder {
 
     private func decodeScene(_ value: JSONValue, path: String, sounds: [SoundDefinition], sceneIDs: inout [String: Int]) -> Scene? {
         let what = "a scene"
+        let errorsBefore = errorCount
         guard let fields = object(value, path: path, what: what, keys: DocumentKeys.scene) else { return nil }
         let id = string(fields, "id", what: what, required: true)
         if let id, let member = fields["id"] {
@@ -165,11 +167,13 @@ extension DocumentDecoder {
         var scope = SceneScope()
         if let member = fields["markers"] { decodeMarkers(member.value, path: fields.path("markers"), sceneDuration: duration, scope: &scope) }
         sceneAnimations = []
+        sceneEmitters = []
         var nodes: [Node] = []
         if let member = fields["nodes"], let elements = array(member.value, path: fields.path("nodes")) {
             nodes = decodeNodes(elements, path: fields.path("nodes"), depth: 1, scope: &scope)
         }
         checkStarts(scope: &scope, sceneDuration: duration)
+        checkParticles(sceneID: id ?? "")
 
         var ambience: [Ambience] = []
         if let member = fields["ambience"], let elements = array(member.value, path: fields.path("ambience")) {
@@ -182,20 +186,55 @@ extension DocumentDecoder {
         }
 
         var cues: [Cue] = []
+        var cueSources: [(offset: Int, path: String)] = []
         var cueIDs = CueIDs()
         if let member = fields["cues"], let elements = array(member.value, path: fields.path("cues")) {
             for (index, element) in elements.enumerated() {
                 if let cue = decodeCue(element, path: fields.path("cues") + "[\(index)]", sounds: sounds, scope: scope,
                                        sceneDuration: duration, ids: &cueIDs) {
                     cues.append(cue)
+                    cueSources.append((element.offset, fields.path("cues") + "[\(index)]"))
                 }
             }
         }
         resolveStopCues(&cues, ids: cueIDs)
 
         guard let id, let duration else { return nil }
-        return Scene(id: id, title: title ?? LocalizedString(id, language: languages.fallback), duration: duration,
-                     background: background, nodes: nodes, ambience: ambience, cues: cues, markers: scope.markers)
+        let scene = Scene(id: id, title: title ?? LocalizedString(id, language: languages.fallback), duration: duration,
+                          background: background, nodes: nodes, ambience: ambience, cues: cues, markers: scope.markers)
+        // Starts resolve only in a scene without errors; one with errors is not played anyway.
+        if errorCount == errorsBefore { checkFirings(of: scene, cues: cueSources) }
+        return scene
+    }
+
+    /// Errors for a scene whose cues could fire more than `DocumentLimits` allows (in all, or in one second), at
+    /// the cue that fires most: a cue on a fast animation that repeats would flood the timeline, the log and the
+    /// frame loop.
+    private func checkFirings(of scene: Scene, cues sources: [(offset: Int, path: String)]) {
+        guard !scene.cues.isEmpty else { return }
+        let resolved = scene.resolvingStarts()
+        let bounds = resolved.cues.map { resolved.firingBound(of: $0.trigger, offset: $0.offset) }
+        let (count, perSecond) = resolved.firingBounds
+        let hint = "a cue on an animation fires on every iteration: bind it to a slower animation, give the animation "
+            + "a \"repeat\" count, or shorten the scene"
+        func every(_ bound: FiringBound) -> String {
+            bound.interval.map { " (every \(Self.seconds($0)) s)" } ?? ""
+        }
+        if count > DocumentLimits.maximumFiringsPerScene, let most = bounds.indices.max(by: { bounds[$0].count < bounds[$1].count }) {
+            error(sources[most].offset, sources[most].path,
+                  "the cues of scene \"\(scene.id)\" fire up to \(NumberRange.grouped(count)) times, this one up to "
+                      + "\(NumberRange.grouped(bounds[most].count))\(every(bounds[most])); the limit is "
+                      + "\(NumberRange.grouped(DocumentLimits.maximumFiringsPerScene)) firings per scene",
+                  hint: hint)
+        }
+        if perSecond > DocumentLimits.maximumFiringsPerSecond,
+           let most = bounds.indices.max(by: { bounds[$0].perSecond < bounds[$1].perSecond }) {
+            error(sources[most].offset, sources[most].path,
+                  "the cues of scene \"\(scene.id)\" fire up to \(NumberRange.grouped(perSecond)) times in one second, this one up to "
+                      + "\(NumberRange.grouped(bounds[most].perSecond))\(every(bounds[most])); the limit is "
+                      + "\(NumberRange.grouped(DocumentLimits.maximumFiringsPerSecond)) firings in any second of a scene",
+                  hint: bounds[most].interval == nil ? "spread the cues over the scene, or play one sound where many start together" : hint)
+        }
     }
 
     /// A plain string (stored under the fallback language) or an object of language tag -> string.

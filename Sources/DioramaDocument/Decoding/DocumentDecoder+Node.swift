@@ -358,7 +358,7 @@ extension DocumentDecoder {
                   hint: "particles live lifetime ± lifetimeRange seconds, which must stay above 0")
             valid = false
         }
-        let live = emitter.birthRate * (emitter.lifetime + emitter.lifetimeRange)
+        let live = emitter.mostAlive
         if valid, live > DocumentLimits.maximumLiveParticles {
             let offset = fields["birthRate"]?.value.offset ?? value.offset
             error(offset, fields["birthRate"] != nil ? fields.path("birthRate") : path,
@@ -366,7 +366,36 @@ extension DocumentDecoder {
                   hint: "birthRate × (lifetime + lifetimeRange) must stay at or below 5,000: lower the birth rate or the lifetime")
             valid = false
         }
+        if valid { sceneEmitters.append((emitter, value.offset, path)) }
         return valid ? emitter : nil
+    }
+
+    /// Errors for a scene whose emitters would draw more each frame than `DocumentLimits` allows, at the emitter
+    /// that draws most: every live particle is drawn every frame, so the particles alive at once and the pixels
+    /// they cover bound a frame's work.
+    func checkParticles(sceneID: String) {
+        defer { sceneEmitters = [] }
+        guard !sceneEmitters.isEmpty, let canvasArea, canvasArea > 0 else { return }
+        let live = sceneEmitters.map { $0.emitter.mostAlive }
+        let cover = sceneEmitters.map { min($0.emitter.largestParticleArea, canvasArea) / canvasArea * $0.emitter.mostAlive }
+        let totalLive = live.reduce(0, +), totalCover = cover.reduce(0, +)
+        if totalLive > DocumentLimits.maximumLiveParticlesPerScene, let most = live.indices.max(by: { live[$0] < live[$1] }) {
+            let at = sceneEmitters[most]
+            error(at.offset, at.path,
+                  "the emitters of scene \"\(sceneID)\" keep up to \(NumberRange.grouped(Int(totalLive.rounded(.up)))) particles alive, "
+                      + "this one up to \(NumberRange.grouped(Int(live[most].rounded(.up)))); the limit is "
+                      + "\(NumberRange.grouped(Int(DocumentLimits.maximumLiveParticlesPerScene))) per scene",
+                  hint: "every live particle is drawn every frame: lower the birth rates or lifetimes, or use fewer emitters")
+        }
+        if totalCover > DocumentLimits.maximumParticleCover, let most = cover.indices.max(by: { cover[$0] < cover[$1] }) {
+            let at = sceneEmitters[most]
+            error(at.offset, at.path,
+                  "the particles of scene \"\(sceneID)\" can cover the canvas \(NumberRange.format(totalCover.rounded(.up))) times over "
+                      + "in a frame, this emitter's \(NumberRange.format(cover[most].rounded(.up))) times; the limit is "
+                      + "\(NumberRange.format(DocumentLimits.maximumParticleCover))",
+                  hint: "each particle's square, 2 × size × its largest scale across, is drawn every frame: make the particles "
+                      + "smaller, or fewer")
+        }
     }
 
     /// The SVG path data of `fields["d"]`, with a problem at its column inside the string when it does not parse.

@@ -19,6 +19,10 @@ final class DocumentDecoder {
     var components = ComponentState()
     /// The current scene's decoded animations with where their `after` is written, for the scene's timing checks.
     var sceneAnimations: [TimedAnimation] = []
+    /// The scene's emitters decoded so far, where their particles are written (see `checkParticles`).
+    var sceneEmitters: [(emitter: Emitter, offset: Int, path: String)] = []
+    /// Square points of the canvas, once read.
+    var canvasArea: Double?
 
     init(bytes: [UInt8], file: String, baseDirectory: String) {
         self.bytes = bytes
