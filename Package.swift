@@ -92,6 +92,11 @@ let package = Package(
         .testTarget(name: "DioramaShowControlTests", dependencies: ["DioramaShowControl", "COsc"]),
         .testTarget(name: "DioramaLinkTests", dependencies: ["DioramaLink", "DioramaTestSupport"]),
         .testTarget(name: "DioramaCLITests", dependencies: ["DioramaTestSupport"], exclude: ["Fixtures"]),
+        // A seeded mutation fuzzer of scenes files, SVG, Lottie and OSC packets, in the ordinary test build (FuzzTests.swift).
+        .testTarget(name: "DioramaFuzzTests", dependencies: [
+            "DioramaDocument", "DioramaTimeline", "DioramaRender", "DioramaVectorArt", "DioramaLottie", "DioramaShowControl",
+            "DioramaTestSupport", "CCairo", "COsc",
+        ]),
     ],
     swiftLanguageModes: [.v6],
     // CLinkBridge: Link needs C++14 or later.
