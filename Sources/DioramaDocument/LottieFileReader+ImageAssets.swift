@@ -4,7 +4,7 @@ extension LottieFileReader {
     /// The first image asset of the Lottie JSON `bytes` that rlottie would open and that is not a regular file
     /// (a named pipe would block rlottie's read forever), as a problem; nil when there is none. rlottie opens an
     /// asset that is not embedded (`"e": 1` or a `data:` URL) at the resource folder it is given + `u` + `p`, joined
-    /// as they are (`folder` is the animation's folder, without a trailing slash, as the renderer gives it); a
+    /// as they are (`folder` is the animation's folder with a trailing slash, as the renderer gives it); a
     /// missing one it skips, so it is left alone here.
     static func imageAssetProblem(in bytes: [UInt8], folder: String, shownPath: String) -> Problem? {
         guard case .object(let members)? = JSONParser.parse(bytes).value?.kind,

@@ -7,6 +7,8 @@ import Foundation
 /// `fr` in (0, 1000], `ip` < `op` with at most 1,000,000 frames between, `w` and `h` in 1...8192, `layers` an
 /// array of objects, `assets` (if present) an array of objects, and `markers` (if present) objects with a string
 /// `cm` and numbers `tm` and `dr` ≥ 0. A `.lottie` file (a zip archive) is refused: rlottie 0.1 reads only JSON.
+/// What rlottie would build is bounded too (repeater copies, shapes, layers, keyframes), and image assets must be
+/// files inside the scenes folder (`LottieFileReader+Structure.swift`).
 public enum LottieFileReader {
     public static let maximumFileSize = 16 * 1024 * 1024
     public static let maximumFrameRate = Rational(1000)
@@ -24,7 +26,8 @@ public enum LottieFileReader {
     }
 
     /// Reads and checks the file at the absolute `path`; `shownPath` names it in messages (as the scenes file wrote it).
-    public static func read(path: String, shownPath: String) -> Result<LottieAnimationInfo, Problem> {
+    /// - Parameter allowedRoot: the folder no image asset may leave (the scenes file's); nil is the Lottie file's own folder.
+    public static func read(path: String, shownPath: String, allowedRoot: String? = nil) -> Result<LottieAnimationInfo, Problem> {
         let file = "the Lottie file \"\(shownPath)\""
         if path.lowercased().hasSuffix(".lottie") {
             return .failure(Problem("\(file) is a dotLottie archive (a zip), which rlottie cannot read",
@@ -45,13 +48,16 @@ public enum LottieFileReader {
         guard data.count <= maximumFileSize else {
             return .failure(Problem("\(file) is over 16 MiB", hint: "Lottie animations for a scene are small; is this the right file?"))
         }
-        let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if let problem = imageAssetProblem(in: data, folder: folder, shownPath: shownPath) { return .failure(problem) }
-        return parse(bytes: data, shownPath: shownPath)
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+        // rlottie opens an asset at its resource folder (given with a trailing slash) + u + p.
+        if let problem = imageAssetProblem(in: data, folder: directory + "/", shownPath: shownPath) { return .failure(problem) }
+        return parse(bytes: data, shownPath: shownPath, fileDirectory: directory, allowedRoot: allowedRoot ?? directory)
     }
 
-    /// Checks Lottie JSON already in memory.
-    public static func parse(bytes: [UInt8], shownPath: String) -> Result<LottieAnimationInfo, Problem> {
+    /// Checks Lottie JSON already in memory. `fileDirectory` is where rlottie will look for image assets (nil refuses
+    /// assets read from files); `allowedRoot` the folder they may not leave (nil: `fileDirectory`).
+    public static func parse(bytes: [UInt8], shownPath: String, fileDirectory: String? = nil,
+                             allowedRoot: String? = nil) -> Result<LottieAnimationInfo, Problem> {
         let file = "the Lottie file \"\(shownPath)\""
         let (value, problems) = JSONParser.parse(bytes)
         func place(_ offset: Int) -> String {
@@ -130,6 +136,10 @@ public enum LottieFileReader {
             if let bad = elements.first(where: { if case .object = $0.kind { return false }; return true }) {
                 return .failure(Problem("\(file) has \(bad.typeDescription) among its \"\(key)\" (at \(place(bad.offset))), not an object"))
             }
+        }
+        if let problem = structureProblem(members: members, file: file, fileDirectory: fileDirectory,
+                                          allowedRoot: allowedRoot ?? fileDirectory, place: place) {
+            return .failure(problem)
         }
         var markers: [LottieMarker] = []
         if let list = member("markers") {

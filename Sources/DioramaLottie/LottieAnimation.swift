@@ -35,8 +35,12 @@ public final class LottieAnimation {
     /// How many times rlottie rendered (for tests of the reuse).
     public private(set) var renderCount = 0
 
-    /// Loads a Lottie JSON document. `resourceDirectory` is where rlottie looks for image assets the file names.
+    /// Loads a Lottie JSON document. `resourceDirectory` is where rlottie looks for image assets the file names
+    /// (`u` + `p` inside it); callers check those paths first (`LottieFileReader`).
     public init(json: [UInt8], resourceDirectory: String = "") throws(LottieError) {
+        // rlottie joins the folder, an asset's `u` and its `p` as plain strings: without a slash at the end, the
+        // usual "u": "images/" would be looked up in "<folder>images/".
+        let resourceDirectory = resourceDirectory.isEmpty || resourceDirectory.hasSuffix("/") ? resourceDirectory : resourceDirectory + "/"
         // NUL-terminated for C. rlottie caches parsed models by key: a key from the content means an edited
         // file is parsed again while identical bytes share one model.
         var text = json

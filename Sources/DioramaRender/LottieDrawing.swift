@@ -10,11 +10,12 @@ final class LottieCache {
     private var animations: [String: LottieAnimation?] = [:]
 
     /// The animation at `resolved`, loaded once; nil (remembered) when it cannot be loaded, with `warn` called once.
-    func animation(atPath resolved: String, warn: (String) -> Void) -> LottieAnimation? {
+    /// - Parameter allowedRoot: the folder image assets may not leave (the scenes file's); nil is the Lottie file's own.
+    func animation(atPath resolved: String, allowedRoot: String?, warn: (String) -> Void) -> LottieAnimation? {
         if let cached = animations[resolved] { return cached }
         var loaded: LottieAnimation?
         // rlottie trusts its input: only files whose basics pass the same checks as `diorama check` reach it.
-        switch LottieFileReader.read(path: resolved, shownPath: resolved) {
+        switch LottieFileReader.read(path: resolved, shownPath: resolved, allowedRoot: allowedRoot) {
         case .failure(let problem):
             warn("lottie \(resolved): \(problem.message); drawn as nothing")
         case .success:
@@ -37,7 +38,7 @@ extension FrameRenderer {
         let box = BoundingBox(lottie.rect)
         guard box.nonEmptyBox != nil else { return }
         let resolved = resolvedImagePath(lottie.path)
-        guard let animation = lotties.animation(atPath: resolved, warn: { warn($0) }) else { return }
+        guard let animation = lotties.animation(atPath: resolved, allowedRoot: imageDirectory?.standardizedFileURL.path, warn: { warn($0) }) else { return }
         var ctm = cairo_matrix_t()
         cairo_get_matrix(cr, &ctm)
         let scaleX = (ctm.xx * ctm.xx + ctm.yx * ctm.yx).squareRoot(), scaleY = (ctm.xy * ctm.xy + ctm.yy * ctm.yy).squareRoot()

@@ -2,8 +2,10 @@ import Foundation
 
 /// Checks an SVG's bytes before librsvg parses them, for what librsvg's own limits do not cover the way
 /// we want: references to files outside the scenes folder or to the network, external entities, and
-/// entities that expand into other entities (the "billion laughs") or to far more text than the file holds.
-/// Pure byte scanning, deliberately strict: a reference it cannot prove safe is refused.
+/// entities that expand into other entities (the "billion laughs") or to far more text than the file holds;
+/// and the work a file can ask of librsvg without bound: filter primitives with huge parameters, pictures
+/// that declare far more pixels than their bytes hold, and long text. librsvg trusts its caller for these.
+/// Pure byte scanning, deliberately strict: what it cannot prove safe is refused.
 public enum SVGSafety {
     /// Bytes an SVG file may have.
     public static let maximumFileSize = 16 * 1024 * 1024
@@ -11,19 +13,37 @@ public enum SVGSafety {
     public static let maximumEntityExpansion = 1024 * 1024
     /// Levels of nested elements.
     public static let maximumDepth = 200
+    /// The largest `order` of an feConvolveMatrix (each side of its kernel).
+    public static let maximumConvolveOrder = 9
+    /// The most octaves of an feTurbulence.
+    public static let maximumTurbulenceOctaves = 10
+    /// The largest `radius` of an feMorphology, in user units.
+    public static let maximumMorphologyRadius = 100.0
+    /// The largest `stdDeviation` of an feGaussianBlur or feDropShadow, in user units.
+    public static let maximumBlurDeviation = 1000.0
 
     /// The first problem found, or nil when the bytes look safe to hand to librsvg.
     /// - Parameters:
     ///   - fileDirectory: the SVG's own folder, which its relative references resolve against.
     ///   - allowedRoot: the folder no reference may leave (the scenes file's); nil allows no file references.
     public static func problem(in bytes: [UInt8], fileDirectory: String, allowedRoot: String?) -> VectorArtError? {
+        var budget = PictureBudget()
+        return problem(in: bytes, fileDirectory: fileDirectory, allowedRoot: allowedRoot, budget: &budget, nesting: 0)
+    }
+
+    /// The checks of one SVG, and of the SVGs and pictures it uses (`nesting` deep), sharing one picture budget.
+    static func problem(in bytes: [UInt8], fileDirectory: String, allowedRoot: String?,
+                        budget: inout PictureBudget, nesting: Int) -> VectorArtError? {
         let text = String(decoding: bytes, as: UTF8.self)
-        if let problem = entityProblem(in: text) { return problem }
+        var entityLengths: [String: Int] = [:]
+        if let problem = entityProblem(in: text, lengths: &entityLengths) { return problem }
         if let problem = depthProblem(in: bytes) { return problem }
         for reference in references(in: text) {
             if let problem = referenceProblem(reference, fileDirectory: fileDirectory, allowedRoot: allowedRoot) { return problem }
         }
-        return nil
+        if let problem = filterProblem(in: bytes) { return problem }
+        if let problem = textProblem(in: bytes, entityLengths: entityLengths) { return problem }
+        return picturesProblem(in: text, fileDirectory: fileDirectory, allowedRoot: allowedRoot, budget: &budget, nesting: nesting)
     }
 
     // MARK: References
@@ -75,10 +95,15 @@ public enum SVGSafety {
 
     // MARK: Entities
 
-    static func entityProblem(in text: String) -> VectorArtError? {
+    /// `lengths` receives each declared entity's replacement length, for the text check.
+    static func entityProblem(in text: String, lengths: inout [String: Int]) -> VectorArtError? {
+        // A DTD's default attribute values would set attributes the other checks never see written.
+        if text.contains("<!ATTLIST") {
+            return VectorArtError(reason: "it declares default attributes (<!ATTLIST ...>) in its DOCTYPE",
+                                  hint: "write the attributes on the elements and remove the declaration")
+        }
         guard text.contains("<!ENTITY") else { return nil }
         guard let declaration = try? NSRegularExpression(pattern: #"<!ENTITY\s+(%\s+)?([^\s]+)\s+([^>]*)>"#) else { return nil }
-        var lengths: [String: Int] = [:]
         for match in declaration.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
             guard let nameRange = Range(match.range(at: 2), in: text), let bodyRange = Range(match.range(at: 3), in: text) else { continue }
             let name = String(text[nameRange]), body = text[bodyRange]

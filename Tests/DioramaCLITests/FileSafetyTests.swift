@@ -129,7 +129,7 @@ import Testing
             """
         var lottie = LottieFixtures.json(layers: "[\(imageLayer)]")
         lottie = lottie.replacingOccurrences(of: #""assets": []"#,
-                                             with: #""assets": [{"id": "dot", "w": 10, "h": 10, "u": "/images/", "p": "dot.png", "e": 0}]"#)
+                                             with: #""assets": [{"id": "dot", "w": 10, "h": 10, "u": "images/", "p": "dot.png", "e": 0}]"#)
         try Data(lottie.utf8).write(to: folder.url.appendingPathComponent("art.json"))
         let scenes = try Self.scenes(in: folder, nodes: #"{ "type": "lottie", "path": "art.json", "width": 50, "height": 50 }"#)
         let render = try DioramaCommand.run(["render", scenes, "--out", folder.path("frames"), "--at", "1", "--size", "160x90"],

@@ -19,7 +19,8 @@ extension DocumentDecoder {
 
         guard let file, let member = fields["path"] else { return nil }
         let info: LottieAnimationInfo
-        switch LottieFileReader.read(path: DocumentLoader.resolve(file, against: baseDirectory), shownPath: file) {
+        switch LottieFileReader.read(path: DocumentLoader.resolve(file, against: baseDirectory), shownPath: file,
+                                     allowedRoot: baseDirectory) {
         case .failure(let problem):
             error(member.value.offset, fields.path("path"), problem.message, hint: problem.hint)
             return nil
