@@ -30,8 +30,21 @@ extension SVGSafety {
 
     static func filterProblem(in bytes: [UInt8]) -> VectorArtError? {
         let bounded = Set(filterBounds.map(\.element))
-        return walkTags(bytes, attributesOf: bounded, tag: { tag in
-            guard tag.kind != .closing, bounded.contains(tag.name) else { return nil }
+        return walkTags(bytes, attributesOf: bounded.union(["feImage"]), tag: { tag in
+            guard tag.kind != .closing else { return nil }
+            // An feImage drawing an element of the drawing: an element whose filter draws itself this way panics
+            // librsvg 2.54 (an empty surface tiled: the fuzzer found it), and Firefox draws no such reference anyway.
+            // A picture file or data URL is what feImage is for.
+            if tag.name == "feImage" {
+                let reference = (tag.attributes["href"] ?? tag.attributes["xlink:href"] ?? "").trimmingCharacters(in: .whitespaces)
+                guard !reference.hasPrefix("#") else {
+                    let shown = reference.count > 40 ? String(reference.prefix(37)) + "..." : reference
+                    return VectorArtError(reason: "its feImage draws the element \"\(shown)\" of the drawing, which is not drawn here",
+                                          hint: "give feImage a picture file or a data: URL, or draw the element with <use>")
+                }
+                return nil
+            }
+            guard bounded.contains(tag.name) else { return nil }
             for bound in filterBounds where bound.element == tag.name {
                 guard let written = tag.attributes[bound.attribute] else { continue }
                 let shown = written.count > 40 ? String(written.prefix(37)) + "..." : written

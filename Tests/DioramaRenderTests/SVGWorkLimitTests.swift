@@ -75,6 +75,11 @@ import Testing
         let defaults = #"<?xml version="1.0"?><!DOCTYPE svg [<!ATTLIST feTurbulence numOctaves CDATA "1000000000">]>"#
             + Self.filter("<feTurbulence/>")
         #expect(try refusal(defaults)?.contains("declares default attributes") == true)
+        // An feImage drawing an element: one reaching its own filter between two feTiles panicked librsvg (the
+        // fuzzer's find, seed 7). A picture file or data URL is what feImage is for.
+        #expect(try refusal(Self.svg(##"<filter id="f"><feTile/><feImage href="#e"/><feTile/></filter><ellipse id="e" filter="url(#f)" cx="20" cy="20" rx="9" ry="6"/>"##))
+                == ##"its feImage draws the element "#e" of the drawing, which is not drawn here"##)
+        #expect(try refusal(Self.filter(##"<feImage xlink:href=" #e"/>"##))?.contains("feImage draws the element") == true)
         // What drawings use passes.
         #expect(try refusal(Self.filter(#"<feConvolveMatrix order="3" kernelMatrix="0 -1 0 -1 5 -1 0 -1 0"/>"#)) == nil)
         #expect(try refusal(Self.filter(#"<feTurbulence baseFrequency="0.05" numOctaves="4"/><feMorphology radius="2"/><feGaussianBlur stdDeviation="3 5"/>"#)) == nil)
