@@ -115,9 +115,9 @@ extension FrameRenderer {
 
     // MARK: Layers
 
-    /// Pixels, the widest or tallest layer a node is drawn into (256 MiB at most): a frame of 8K and the reach of its
-    /// effects. cairo cannot make images past 32767 pixels a side, and a shadow cast a million points away asked for
-    /// one; such a shadow is made from a layer of its own instead (`drawLayer`).
+    /// Pixels, the widest or tallest layer that holds a node together with its shadow: past it (cairo cannot make
+    /// images past 32767 pixels a side, and a shadow cast a million points away asked for one), the shadow is made
+    /// from a layer of its own (`drawLayer`).
     static let maximumLayerSide = 8192
 
     /// Draws the node into an offscreen group no larger than its visible ink (plus the reach of its
@@ -174,9 +174,9 @@ extension FrameRenderer {
         let scale = 1 / Double(factor)
 
         /// The node drawn over `work` into a layer of its own, with its hue, blur, clip shape and mask (and the quick
-        /// shadow first, when `quickShadow`), with a context drawing into it; nil where no layer that large can be made.
+        /// shadow first, when `quickShadow`), with a context drawing into it; nil where cairo cannot make a layer that
+        /// large (past 32767 pixels a side, or out of memory: an error surface, without pixels).
         func makeLayer(over work: PixelRect, quickShadow: Bool) -> (layer: OpaquePointer, context: OpaquePointer)? {
-            guard work.width <= Self.maximumLayerSide, work.height <= Self.maximumLayerSide else { return nil }
             // An explicit surface rather than cairo_push_group, whose group cannot reach past the target's edges.
             let layer = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32((work.width + factor - 1) / factor + 1),
                                                    Int32((work.height + factor - 1) / factor + 1))!
