@@ -47,13 +47,5 @@ public enum PartialFile {
         }
     }
 
-    private static func describe(_ code: Int32) -> String { String(cString: strerror(code)) }
-}
-
-private func sysOpen(_ path: UnsafePointer<CChar>, _ flags: Int32) -> Int32 {
-    #if canImport(Glibc)
-    Glibc.open(path, flags)
-    #else
-    Darwin.open(path, flags)
-    #endif
+    private static func describe(_ code: Int32) -> String { RegularFile.describe(code) }
 }

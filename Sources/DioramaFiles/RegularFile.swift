@@ -145,8 +145,9 @@ public enum RegularFile {
     }
 }
 
-// The C functions under other names, where `RegularFile`'s own `open` and `read` would hide them.
-private func sysOpen(_ path: UnsafePointer<CChar>, _ flags: Int32) -> Int32 {
+// The C functions under other names, where `RegularFile`'s own `open` and `read` would hide them (`PartialFile` opens
+// through this one too).
+func sysOpen(_ path: UnsafePointer<CChar>, _ flags: Int32) -> Int32 {
     #if canImport(Glibc)
     Glibc.open(path, flags)
     #else

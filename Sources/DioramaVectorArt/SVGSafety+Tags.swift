@@ -13,6 +13,19 @@ extension SVGSafety {
 
     /// Calls `tag` for every tag (attributes read only for names in `attributesOf`) and `characters` for each run of
     /// character data between tags (CDATA included, with its markers stripped); the first problem either returns ends the walk.
+    /// Where the tag opening at `index` ends: its `>` (or the end of the bytes), honouring quoted attribute values.
+    static func tagEnd(_ bytes: [UInt8], from index: Int) -> Int {
+        var i = index + 1, quote: UInt8 = 0
+        while i < bytes.count {
+            let byte = bytes[i]
+            if quote != 0 { if byte == quote { quote = 0 } } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
+                quote = byte
+            } else if byte == UInt8(ascii: ">") { break }
+            i += 1
+        }
+        return i
+    }
+
     static func walkTags(_ bytes: [UInt8], attributesOf interesting: Set<String>,
                          tag: (Tag) -> VectorArtError?, characters: (ArraySlice<UInt8>) -> VectorArtError?) -> VectorArtError? {
         let count = bytes.count
@@ -48,15 +61,7 @@ extension SVGSafety {
             }
             if index + 1 < count, bytes[index + 1] == UInt8(ascii: "?") { index = skip(past: instructionEnd, from: index + 2); continue }
             if index + 1 < count, bytes[index + 1] == UInt8(ascii: "!") { index = skip(past: close, from: index + 2); continue }
-            // A tag: find its end, honouring quoted attribute values.
-            var i = index + 1, quote: UInt8 = 0
-            while i < count {
-                let byte = bytes[i]
-                if quote != 0 { if byte == quote { quote = 0 } } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                    quote = byte
-                } else if byte == UInt8(ascii: ">") { break }
-                i += 1
-            }
+            let i = tagEnd(bytes, from: index)
             let closing = index + 1 < count && bytes[index + 1] == UInt8(ascii: "/")
             let selfClosing = !closing && i > index && i < count && bytes[i - 1] == UInt8(ascii: "/")
             var nameEnd = index + (closing ? 2 : 1)

@@ -156,15 +156,7 @@ public enum SVGSafety {
             if starts("<?", at: index) { index = skip(past: "?>", from: index + 2); continue }
             if starts("<!", at: index) { index = skip(past: ">", from: index + 2); continue }
             if starts("</", at: index) { depth -= 1; index = skip(past: ">", from: index + 2); continue }
-            // An opening tag: find its end, honouring quoted attribute values.
-            var i = index + 1, quote: UInt8 = 0
-            while i < count {
-                let byte = bytes[i]
-                if quote != 0 { if byte == quote { quote = 0 } } else if byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") {
-                    quote = byte
-                } else if byte == UInt8(ascii: ">") { break }
-                i += 1
-            }
+            let i = tagEnd(bytes, from: index)
             let selfClosing = i > index && i < count && bytes[i - 1] == UInt8(ascii: "/")
             if !selfClosing {
                 depth += 1

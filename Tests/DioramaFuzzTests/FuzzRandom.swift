@@ -1,18 +1,14 @@
-/// SplitMix64: the fuzzer's only source of choices, so a seed replays a run exactly.
+import DioramaTimeline
+
+/// The fuzzer's only source of choices, the timeline's SplitMix64, so a seed replays a run exactly.
 struct FuzzRandom {
-    private var state: UInt64
+    private var generator: SplitMix64
 
     init(seed: UInt64) {
-        state = seed
+        generator = SplitMix64(seed: seed)
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
 
     /// A whole number in 0..<bound (bound > 0).
     mutating func below(_ bound: Int) -> Int {
@@ -26,13 +22,11 @@ struct FuzzRandom {
 
     /// True with probability `p`.
     mutating func chance(_ p: Double) -> Bool {
-        Double(next() >> 11) / Double(1 << 53) < p
+        unit() < p
     }
 
     /// A number in 0..<1.
-    mutating func unit() -> Double {
-        Double(next() >> 11) / Double(1 << 53)
-    }
+    mutating func unit() -> Double { generator.unit() }
 
     mutating func pick<T>(_ choices: [T]) -> T {
         choices[below(choices.count)]
