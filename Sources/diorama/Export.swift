@@ -2,6 +2,7 @@ import ArgumentParser
 import DioramaDocument
 import DioramaExport
 import DioramaFiles
+import DioramaTimeline
 import Foundation
 import Synchronization
 
@@ -168,11 +169,11 @@ struct Export: ParsableCommand {
         let times = try OutputTimeline.frameTimes(span, fps: fps)
         // Sample k sounds at k / rate: the sound's first sample is the first at or after the first frame's time.
         let rate = Rational(Render.audioSampleRate)
-        let offset = timeline.playlistOffset
+        let offset = timeline.playlistSpan.lowerBound
         let audioSpan = Int64(((offset + span.start) * rate).ceiling)..<Int64(((offset + span.end) * rate).ceiling)
         let request = VideoExportRequest(
             document: timeline.document, baseDirectory: timeline.loaded.baseDirectory,
-            frames: times.map { let position = timeline.position($0); return FramePosition(scene: position.scene, time: position.time) },
+            frames: times.map(timeline.position),
             width: width, height: height, fps: fps, language: timeline.language, audioSpan: audioSpan,
             sampleRate: Render.audioSampleRate, format: chosen, quality: quality, destination: destination, replacing: force,
             threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)

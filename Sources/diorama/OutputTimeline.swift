@@ -1,4 +1,5 @@
 import DioramaDocument
+import DioramaTimeline
 import Foundation
 
 /// What `render` and `export` share on their command lines: the document with its `--tap` taps, the `--lang`
@@ -6,11 +7,12 @@ import Foundation
 struct OutputTimeline {
     var loaded: LoadedDocument
     var language: String
-    /// The scenes the timeline runs through.
-    var sceneRange: Range<Int>
-    /// Each scene's start on the timeline.
-    var starts: [Rational]
-    var end: Rational
+    /// Where each scene of the playlist starts.
+    var clock: PlaylistClock
+    /// The playlist seconds the timeline runs through: the whole playlist, or one scene.
+    var playlistSpan: Range<Rational>
+    /// The timeline's length: its times run from 0 to here.
+    var end: Rational { playlistSpan.upperBound - playlistSpan.lowerBound }
     /// "the playlist" or "the scene "ocean"", for messages.
     var name: String
 
@@ -30,32 +32,21 @@ struct OutputTimeline {
                                       hint: "its languages are \(document.languages.available.joined(separator: ", "))")
         }
 
-        sceneRange = document.scenes.indices
+        clock = PlaylistClock(document: document)
+        playlistSpan = .zero..<clock.length
         if let scene {
             guard let index = document.scenes.firstIndex(where: { $0.id == scene }) else {
                 throw RenderArgumentError("no scene \"\(scene)\" in \(file)",
                                           hint: "the scenes are \(document.scenes.map(\.id).joined(separator: ", "))")
             }
-            sceneRange = index..<(index + 1)
-        }
-        starts = []
-        end = .zero
-        for index in sceneRange {
-            starts.append(end)
-            end += document.scenes[index].duration
+            playlistSpan = clock.span(ofScene: index)
         }
         name = scene.map { "the scene \"\($0)\"" } ?? "the playlist"
     }
 
     /// The scene and scene time at `time` of the timeline.
-    func position(_ time: Rational) -> (scene: Int, time: Rational) {
-        let offset = starts.lastIndex { $0 <= time } ?? 0
-        return (sceneRange.lowerBound + offset, time - starts[offset])
-    }
-
-    /// Where the timeline starts in the playlist (a scene's times become playlist times for the sound).
-    var playlistOffset: Rational {
-        document.scenes[..<sceneRange.lowerBound].reduce(Rational.zero) { $0 + $1.duration }
+    func position(_ time: Rational) -> PlaybackPosition {
+        clock.position(at: playlistSpan.lowerBound + time)
     }
 
     /// `--from`/`--to` as a span of the timeline: from 0 and to its end by default, clipped to its end.

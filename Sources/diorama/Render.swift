@@ -94,7 +94,7 @@ struct Render: AsyncParsableCommand {
         var language: String
         var outputDirectory: URL
         /// Playlist position of each frame, in output order.
-        var frames: [(scene: Int, time: Rational)]
+        var frames: [PlaybackPosition]
         var audio: AudioRequest?
     }
 
@@ -148,7 +148,7 @@ struct Render: AsyncParsableCommand {
                                           hint: "choose another --audio file, or pass --force to replace it")
             }
             // Scene times become playlist times: the mix is the playlist's sound over the span.
-            let offset = timeline.playlistOffset
+            let offset = timeline.playlistSpan.lowerBound
             audioRequest = AudioRequest(file: file, start: offset + span.start, end: offset + span.end)
         }
 
@@ -257,14 +257,14 @@ struct Render: AsyncParsableCommand {
 /// calling task, PNG encoding (the larger cost) on up to three frames beside it.
 enum FrameSequence {
     /// Returns the renderer's warnings (e.g. a missing image).
-    static func write(_ loaded: LoadedDocument, frames: [(scene: Int, time: Rational)], width: Int, height: Int,
+    static func write(_ loaded: LoadedDocument, frames: [PlaybackPosition], width: Int, height: Int,
                       language: String, to directory: URL, replacing: Bool, progress: inout RenderProgress) async throws -> [String] {
         let evaluator = SceneEvaluator(document: loaded.document)
         let renderer = FrameRenderer(imageDirectory: URL(fileURLWithPath: loaded.baseDirectory, isDirectory: true))
         var encoding: [Task<Void, Error>] = []
         do {
             for (index, position) in frames.enumerated() {
-                let snapshot = evaluator.snapshot(scene: position.scene, at: position.time.doubleValue, language: language)
+                let snapshot = evaluator.snapshot(scene: position.scene, at: position.sceneTime.doubleValue, language: language)
                 let frame = try renderer.render(snapshot, width: width, height: height)
                 let target = directory.appendingPathComponent(Render.frameName(index))
                 encoding.append(Task.detached { try frame.writePNG(to: target, replacing: replacing) })

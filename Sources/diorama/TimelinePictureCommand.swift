@@ -20,7 +20,7 @@ extension Timeline {
             }
             let timeline = try OutputTimeline(file: file, scene: scene, language: lang, taps: taps)
             let span = try timeline.span(from: from, to: to)
-            let (start, stop) = (timeline.playlistOffset + span.start, timeline.playlistOffset + span.end)
+            let (start, stop) = (timeline.playlistSpan.lowerBound + span.start, timeline.playlistSpan.lowerBound + span.end)
             let schedule = CueSchedule(document: timeline.document, sampleRate: Render.audioSampleRate)
             let chart = TimelineChart(document: timeline.document, schedule: schedule, language: timeline.language,
                                       scenes: scene.map { [$0] }, from: start.doubleValue, to: stop.doubleValue)

@@ -47,10 +47,7 @@ struct ExportBench: ParsableCommand {
         guard let ffmpeg = VideoExporter.locateFFmpeg() else { throw ValidationError(VideoExporter.ffmpegMissingMessage) }
         let timeline = try OutputTimeline(file: file, scene: nil, language: nil, taps: [])
         let span = try timeline.span(from: nil, to: seconds)
-        let frames = try OutputTimeline.frameTimes(span, fps: fps).map { time in
-            let position = timeline.position(time)
-            return FramePosition(scene: position.scene, time: position.time)
-        }
+        let frames = try OutputTimeline.frameTimes(span, fps: fps).map(timeline.position)
         let spanSeconds = (span.end - span.start).doubleValue
         let threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
         let rate = Render.audioSampleRate
