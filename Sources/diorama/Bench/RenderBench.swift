@@ -38,7 +38,7 @@ struct RenderBench: AsyncParsableCommand {
     var file: String = "scenes.json"
 
     @Option(help: "Output size in pixels, WIDTHxHEIGHT.")
-    var size: String = "1280x720"
+    var size = FrameSize(argument: "1280x720")
 
     @Option(help: "Seconds of each scene to time.")
     var seconds: Double = 10
@@ -74,7 +74,7 @@ struct RenderBench: AsyncParsableCommand {
         let (width, height): (Int, Int)
         let loaded: LoadedDocument
         do {
-            (width, height) = try Render.parseSize(size)
+            (width, height) = try size.value()
             loaded = try DocumentLoader.load(path: file)
         } catch let error as DocumentLoadError {
             StandardStreams.writeError(error.diagnostics.map(\.description).joined(separator: "\n") + "\n")
@@ -213,9 +213,9 @@ struct RenderBench: AsyncParsableCommand {
         var progress = RenderProgress(total: frames.count, showing: false)
         let cpuStart = Self.processCPUTime()
         let elapsed = try await clock.measure {
-            _ = try await FrameSequence.write(loaded, frames: frames, width: width, height: height,
-                                              language: document.languages.defaultLanguage, to: directory, replacing: true,
-                                              progress: &progress)
+            _ = try PNGFrames.write(loaded, frames: frames, width: width, height: height,
+                                    language: document.languages.defaultLanguage, threads: 1, to: directory, replacing: true,
+                                    progress: &progress)
         }
         let seconds = elapsed.milliseconds / 1000, cpuSeconds = (Self.processCPUTime() - cpuStart) / 1000
         print(String(format: "headless render to PNG, whole playlist at %dx%d, 30 fps: %d frames in %.1f s = %.1f frames per second",
