@@ -134,6 +134,7 @@ public struct PlaylistSequencer: Sendable {
         if let position = position(at: frame) {
             return clock.progress(scene: position.scene, sceneFrame: (position.sceneTime * rate).doubleValue, sampleRate: sampleRate)
         }
+        // Nothing showing: idle fills nothing, finished fills every segment.
         let finished = locate(frame) == .finished
         return clock.progress(scene: finished ? sceneCount - 1 : 0, sceneFrame: finished ? .infinity : 0, sampleRate: sampleRate)
     }

@@ -20,8 +20,8 @@ struct SpanOptions: ParsableArguments {
     @Option(name: .customLong("lang"), help: "Language of the texts (one of the file's languages; default: its default).")
     var language: String?
 
-    @Option(name: .customLong("tap"), help: ArgumentHelp(Tap.help, valueName: "NODE@SECONDS"))
-    var taps: [Tap] = []
+    @Option(name: .customLong("tap"), help: ArgumentHelp(TapOption.help, valueName: "NODE@SECONDS"))
+    var taps: [TapOption] = []
 }
 
 /// How `render` and `export` make frames: their size, rate and rendering threads.

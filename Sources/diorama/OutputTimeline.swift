@@ -23,7 +23,7 @@ struct OutputTimeline {
     init(_ options: SpanOptions) throws {
         let file = options.file
         let original = try loadDocumentOrExit(file)
-        loaded = LoadedDocument(document: try Tap.apply(options.taps, to: original.document), path: original.path,
+        loaded = LoadedDocument(document: try TapOption.apply(options.taps, to: original.document), path: original.path,
                                 baseDirectory: original.baseDirectory, warnings: original.warnings,
                                 mediaReferences: original.mediaReferences)
         let document = loaded.document

@@ -7,7 +7,7 @@ import DioramaDocument
 /// `SCENE/NODE@SECONDS`. Component ids contain `/` too (`leftDoor/panel`), so the whole text before `@` is tried
 /// as a node id first, then a leading `SCENE/`. Several taps on one node: the earliest counts, as only the first
 /// tap of a visit does; a node's `auto` still taps it at its time when that is earlier.
-struct Tap: ExpressibleByArgument {
+struct TapOption: ExpressibleByArgument {
     static let help = "Tap a tappable node at SECONDS of its scene's time, as a click in the player would (repeatable): "
         + "NODE@SECONDS, or SCENE/NODE@SECONDS when the id is in several scenes. Without it, nodes with \"auto\" tap themselves."
 
@@ -32,7 +32,7 @@ struct Tap: ExpressibleByArgument {
     }
 
     /// `document` with `taps` given to its scenes.
-    static func apply(_ taps: [Tap], to document: Document) throws(RenderArgumentError) -> Document {
+    static func apply(_ taps: [TapOption], to document: Document) throws(RenderArgumentError) -> Document {
         var document = document
         for tap in taps {
             let (scene, node, time) = try tap.resolve(in: document)

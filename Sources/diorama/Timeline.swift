@@ -74,7 +74,7 @@ struct Timeline: AsyncParsableCommand {
         let loaded = try loadDocumentOrExit(span.file)
         let document: Document
         do {
-            document = try Tap.apply(span.taps, to: loaded.document)
+            document = try TapOption.apply(span.taps, to: loaded.document)
         } catch {
             StandardStreams.writeError(error.description + "\n")
             throw ExitCode(2)
