@@ -86,6 +86,12 @@ struct FrameSize: ExpressibleByArgument {
 
     func value() throws(RenderArgumentError) -> (width: Int, height: Int) { try parsed.get() }
 
+    /// The size as a window's (`play --size`).
+    func windowSize() throws(RenderArgumentError) -> Size {
+        let (width, height) = try value()
+        return Size(width: Double(width), height: Double(height))
+    }
+
     var defaultValueDescription: String { text }
 }
 
