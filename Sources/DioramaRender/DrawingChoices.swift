@@ -1,4 +1,5 @@
-/// Which of its own ways a renderer takes where cairo has one too, and their limits. Each way is tested against
+/// Which of its own ways a renderer takes where cairo has one too, and their limits: the only choices the route of a
+/// leaf reads (`route(of:matrix:clipped:)`, PaintRoute.swift), besides the damage switch. Each way is tested against
 /// cairo's (or against drawing everything): false gives the reference. One value, so that the helpers drawing parts
 /// of a frame on other threads take every choice at once (they must decide clip-safety as the renderer does).
 struct DrawingChoices: Equatable {

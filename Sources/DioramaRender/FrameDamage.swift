@@ -158,104 +158,11 @@ extension FrameRenderer {
             guard !clipped, painting == .shadowBeneath,
                   let place = shadowPlace(of: node, ctm: matrix), Self.anchorsShadow(place.box) else { return false }
         }
-        switch node.content {
-        case .group(let children):
+        if case .group(let children) = node.content {
             return children.allSatisfy { isClipSafe($0, parent: matrix, clipped: clipped) }
-        case .shape(let shape) where clipped:
-            // Through a clip shape, cairo's own fills and strokes are not: a cut by rows alone moved an edge pixel of
-            // a circle in the kaleidoscope's wedges by a level (row 89 of a band ending at 90). Solid fills and strokes
-            // and gradient fills made through a coverage of their own (`paintThroughCoverage`) are; a trimmed path's
-            // fill is cairo's.
-            let from = min(max(shape.trimFrom, 0), 1), to = min(max(shape.trimTo, 0), 1)
-            guard from < to else { return true }
-            guard from == 0, to == 1, choices.rasterizesFills, choices.evaluatesGradients else { return false }
-            // As fillSolid and strokeSolid take that way: points within reach, a finite width.
-            let solidWithinReach = FillOutline.box(of: shape.geometry, matrix: matrix) != nil
-            return shape.fill.map { isClipSafe(fill: $0, bounds: node.bounds, matrix: matrix) && (!$0.isSolid || solidWithinReach) } != false
-                && shape.stroke.map { isClipSafe(stroke: $0, withinReach: solidWithinReach) } != false
-        case .shape(let shape):
-            // A dashed stroke is ours or cairo's on a coverage only as strokeSolid takes it; cairo's own is not.
-            return shape.fill.map { isClipSafe(fill: $0, bounds: node.bounds, matrix: matrix) } != false
-                && shape.stroke.map {
-                    $0.paint.isSolid
-                        && (!$0.isDashed || isClipSafe(stroke: $0, withinReach: FillOutline.box(of: shape.geometry, matrix: matrix) != nil))
-                } != false
-        case .text(let text):
-            return !clipped && text.paint.isSolid
-        case .particles:
-            // Drawn by our own code within whole-pixel clips; through a clip shape, by cairo.
-            return !clipped
-        case .image(let image):
-            return isPixelAligned(image, under: matrix, clipped: clipped)
-        case .lottie(let lottie):
-            guard !clipped else { return false }
-            let box = BoundingBox(lottie.rect)
-            let scaleX = (matrix.xx * matrix.xx + matrix.yx * matrix.yx).squareRoot()
-            let scaleY = (matrix.xy * matrix.xy + matrix.yy * matrix.yy).squareRoot()
-            let side = Double(LottieAnimation.maximumSide)
-            let width = min(((box.maxX - box.minX) * scaleX).rounded(.up), side)
-            let height = min(((box.maxY - box.minY) * scaleY).rounded(.up), side)
-            guard width > 0, height > 0 else { return true }
-            return placedMatrix(matrix, x: box.minX, y: box.minY, scaleX: (box.maxX - box.minX) / width,
-                                scaleY: (box.maxY - box.minY) / height).isIntegerTranslation
         }
-    }
-
-    /// For a stroke inside clip shapes or dashed, which cairo's own stroke would draw differently in each part: true
-    /// when `strokeSolid` takes it (by our own code, or by cairo onto a coverage), so that any clip may cut it. Our
-    /// ways chosen, a solid paint, a finite width and points within reach (`withinReach`); a stroke of no width draws
-    /// nothing.
-    private func isClipSafe(stroke: Stroke, withinReach: Bool) -> Bool {
-        !(stroke.width > 0) || choices.rasterizesFills && choices.evaluatesGradients && stroke.paint.isSolid && stroke.width.isFinite
-            && withinReach
-    }
-
-    /// True for a solid fill, and for a gradient fill evaluated by `fillGradient` through a coverage of its own (cut
-    /// by the clip shapes around it there too).
-    private func isClipSafe(fill: Paint, bounds: Rect, matrix: cairo_matrix_t) -> Bool {
-        fill.isSolid || (choices.evaluatesGradients && GradientGeometry(fill, bounds: bounds, userToDevice: matrix) != nil)
-    }
-
-    /// True when the image's pixels land one for one on device pixels (a copy, whatever the clip).
-    private func isPixelAligned(_ image: ImageContent, under matrix: cairo_matrix_t, clipped: Bool) -> Bool {
-        let box = BoundingBox(image.rect)
-        guard box.nonEmptyBox != nil else { return true }
-        if image.isVector {
-            // As drawVectorImage places a cached raster (one too large to cache is drawn as vectors: not aligned).
-            let scale = max(hypot(matrix.xx, matrix.yx), hypot(matrix.xy, matrix.yy))
-            let quantized = VectorArtRasterCache.quantizedScale(scale)
-            guard quantized > 0 else { return true }
-            let pixels = (width: Int((image.rect.width * quantized).rounded(.up)), height: Int((image.rect.height * quantized).rounded(.up)))
-            guard pixels.width * pixels.height * 4 <= vectorRasters.capacity, pixels.width <= 16384, pixels.height <= 16384
-            else { return false }
-            // Rotated or between pixels, it is resampled with a transform that does not depend on the clip.
-            let placed = placedMatrix(matrix, x: image.rect.x, y: image.rect.y, scaleX: 1 / quantized, scaleY: 1 / quantized)
-            return placed.isIntegerTranslation || (choices.resamplesArt && Self.resamples(placed))
-        }
-        guard let whole = self.image(atPath: image.path) else { return true }
-        // Pictures in other formats (16-bit PNGs with newer cairo) are painted by cairo.
-        let format = cairo_image_surface_get_format(whole)
-        let resampled = choices.resamplesArt && (format == CAIRO_FORMAT_ARGB32 || format == CAIRO_FORMAT_RGB24)
-        var width = Double(cairo_image_surface_get_width(whole)), height = Double(cairo_image_surface_get_height(whole))
-        if let sheet = image.sprite, sheet.columns > 0, sheet.rows > 0 {
-            width /= Double(sheet.columns)
-            height /= Double(sheet.rows)
-        }
-        guard width > 0, height > 0 else { return true }
-        // Scaled, turned or between pixels, it is resampled with a transform that does not depend on the clip; but
-        // not inside a clip shape: its scratch covers only the picture's box, and cairo cuts a clip outline against a
-        // source's box, which a clip would change (the SVG path's scratch spans the clip's extents instead).
-        let placed = placedMatrix(matrix, x: box.minX, y: box.minY, scaleX: (box.maxX - box.minX) / width,
-                                  scaleY: (box.maxY - box.minY) / height)
-        return placed.isIntegerTranslation || (resampled && !clipped && Self.resamples(placed))
-    }
-
-    /// `matrix` translated then scaled, as cairo_translate and cairo_scale would make it.
-    private func placedMatrix(_ matrix: cairo_matrix_t, x: Double, y: Double, scaleX: Double, scaleY: Double) -> cairo_matrix_t {
-        var placed = matrix
-        cairo_matrix_translate(&placed, x, y)
-        cairo_matrix_scale(&placed, scaleX, scaleY)
-        return placed
+        // A leaf: as its route says (PaintRoute.swift).
+        return route(of: node, matrix: matrix, clipped: clipped).isClipSafe
     }
 
     /// The areas to draw again, given the footprints of the last frame's and this frame's nodes (same count) and

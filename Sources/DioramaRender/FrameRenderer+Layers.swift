@@ -163,7 +163,7 @@ extension FrameRenderer {
         }
         cairo_surface_mark_dirty(target)
         paintHue = hue
-        layeredRuns += 1
+        statistics.layeredRuns += 1
         return true
     }
 

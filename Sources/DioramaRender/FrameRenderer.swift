@@ -9,7 +9,8 @@ import Foundation
 /// transforms composed in order, opacity multiplying down the tree (a node with effects is drawn as
 /// one layer), hue rotation, blur and shadow on the node's layer only, gradient masks, trimmed and
 /// dashed strokes, text, particles and PNG images. The canvas is scaled uniformly to the output and
-/// letterboxed with black.
+/// letterboxed with black. Who paints each leaf, our own rasterizing or cairo's, and why, is decided in one place:
+/// `route(of:matrix:clipped:)` (PaintRoute.swift).
 ///
 /// Deterministic: the same snapshot and output size give byte-identical pixels, whatever was drawn
 /// before (caches only ever hold pixels that drawing afresh would produce).
@@ -39,75 +40,28 @@ public final class FrameRenderer {
     let pixmanImages = PixmanImages()
     /// Which of its own ways the renderer takes where cairo has one too, and their limits (see `DrawingChoices`).
     var choices = DrawingChoices()
-    /// How many reduced layers pixman painted (tests).
-    var reducedLayersPaintedByPixman = 0
-    /// How many leaf shapes `fillWithoutSaving` filled (tests).
-    var leavesFilledWithoutSaving = 0
     private var images: [String: OpaquePointer?] = [:]
     /// Image paths as snapshots give them -> made absolute against `imageDirectory` (built once, not every frame).
     private var resolvedPaths: [String: String] = [:]
     /// SVG drawings by resolved path (nil: refused, with a warning), and their rasters (see ImageDrawing+Art.swift).
     var vectorArt: [String: VectorArt?] = [:]
     let vectorRasters = VectorArtRasterCache()
-    /// Cells of the target a resampled picture may reach (ImageDrawing+Resample.swift), kept to reuse its storage.
-    var resampleCells: [Bool] = []
-    /// Pixels and coverage kept between frames for resampled pictures and fills through a coverage (see
-    /// `scratchSurface`, `keptScratch`).
-    var scratchPixels: ScratchSurface?
-    var scratchCoverage: ScratchSurface?
-    /// The colour ramp of the gradient being filled (GradientFill.swift), kept to reuse its storage.
-    var gradientRamp: [UInt32] = []
-    /// The outlines of the clip shapes around a fill and a strip of one's coverage (GradientFill.swift), kept to
-    /// reuse their storage.
-    var clipOutlines: [FillOutline] = []
-    var clipCoverage: [UInt8] = []
+    /// Storage kept from paint to paint, each by what uses it: scan conversion (SolidFill.swift), paints through a
+    /// coverage (GradientFill.swift), strokes and trims (StrokeOutline.swift), resampled pictures
+    /// (ImageDrawing+Resample.swift).
+    var fillScratch = FillScratch()
+    var coverageScratch = CoverageScratch()
+    var strokeScratch = StrokeScratch()
+    var resampleScratch = ResampleScratch()
     /// The clip shapes around the node being drawn (outermost first), each with the matrix it was set under, and the
     /// whole-pixel rectangles that clipped the context before the first of them (nil when they are not whole pixels):
     /// a fill through a coverage is cut by the same shapes (GradientFill.swift).
     var clipShapes: [(geometry: Geometry, matrix: cairo_matrix_t)] = []
     var clipBase: [PixelRect]?
-    /// The edges and cells of the solid fill being scan-converted (SolidFill.swift), kept to reuse their storage.
-    var edges: [FillEdge] = []
-    var fillCells: [Int64] = []
-    var fillTouched: [UInt64] = []
-    var fillParts: [PixelRect] = []
-    /// The centre line of the stroke being outlined (StrokeOutline.swift), kept to reuse its storage.
-    var strokePoints: [(x: Double, y: Double)] = []
-    var strokeSubpaths: [StrokeSubpath] = []
-    /// The centre line trimmed or dashed from it, kept to reuse its storage.
-    var strokeCutPoints: [(x: Double, y: Double)] = []
-    var strokeCutSubpaths: [StrokeSubpath] = []
-    /// The dash pattern of the stroke being outlined, in device lengths.
-    var strokeDashes: [Double] = []
-    /// The flattened outline being trimmed (ShapeDrawing.swift): its points, and where each polyline ends among them,
-    /// kept to reuse their storage.
-    var trimPoints: [(x: Double, y: Double)] = []
-    var trimEnds: [Int] = []
-    /// Strokes outlined by `strokeSolid`, and those it left to cairo, for tests.
-    var outlinedStrokes = 0
-    var strokesLeftToCairo = 0
-    /// The clip of drawFrame's context while it draws a run of top-level nodes, read once for all their solid fills
-    /// (reading it costs two allocations). Valid for that context alone, outside clip shapes: no code clips it and
-    /// then fills without a cairo_restore in between, and a layer or silhouette draws on a context of its own.
-    var frameClipContext: OpaquePointer?
-    /// Nil until the run's first solid fill reads the clip; then whether it is whole pixels (`frameClipRectangles`).
-    var frameClipIsWhole: Bool?
-    var frameClipRectangles: [PixelRect] = []
-    /// The clip's rectangles a fill through a coverage reads (GradientFill.swift), kept from fill to fill.
-    var coverageParts: [PixelRect] = []
-    /// Solid fills scan-converted by `fillSolid`, for tests.
-    var filledSolids = 0
-    /// Gradient fills evaluated by `fillGradient`, for tests.
-    var evaluatedGradientFills = 0
-    /// Solid fills and strokes inside clip shapes painted through a coverage of their own (`paintThroughCoverage`).
-    var coveredSolids = 0
+    /// The clip of drawFrame's context, read once for a run of top-level nodes (see `RunClip`).
+    var runClip = RunClip()
     /// The device pixels of the frame being drawn (set by `drawFrame`, and for helpers drawing layers of it).
     var frameBounds: PixelRect?
-    /// Layers masked by a gradient evaluated by `GradientGeometry` (NodeDrawing.swift), for tests.
-    var evaluatedGradientMasks = 0
-    /// Pictures painted by `paintResampled`, and how many of them through a soft-edged clip, for tests.
-    var resampledPaints = 0
-    var resampledThroughSoftClips = 0
     /// Lottie animations by resolved path, each with its last rendered frame.
     let lotties = LottieCache()
     /// A 1×1 context for measuring paths outside of drawing.
@@ -131,8 +85,6 @@ public final class FrameRenderer {
     private var lastFootprints: [NodeFootprint] = []
     /// The pixels the last frame was rendered into, whole (nil after a failed render).
     private var lastTarget: Target?
-    /// How many damage areas the last frame drew (0: nothing changed; nil: the whole frame), for tests.
-    private(set) var lastDamage: [PixelRect]?
     /// Frames in a row drawn whole because their changes covered nearly all of the canvas. The frames after such a
     /// one are drawn whole without working out damage (400 falling circles cost 0.16 ms of footprints and merging a
     /// frame for nothing); every `wholeFramesBetweenChecks`th looks again, so a scene that calms down draws damage
@@ -141,10 +93,12 @@ public final class FrameRenderer {
     static let wholeFramesBetweenChecks = 8
     /// False draws every frame whole (the reference the damage tests compare with).
     var usesDamage = true
-    /// Parts of frames (whole frames, damage areas, bands) drawn with something hidden (see Occlusion.swift), by this
-    /// renderer and its helpers, for tests.
-    var occludedParts = 0
-    var occludedPartsOnAllThreads: Int { occludedParts + (threads > 1 ? helpers.map(\.occludedParts).reduce(0, +) : 0) }
+    /// What this renderer's own ways drew, counted for tests and benches (see `RenderStatistics`).
+    var statistics = RenderStatistics()
+    /// `statistics.occludedParts` of this renderer and its helpers.
+    var occludedPartsOnAllThreads: Int {
+        statistics.occludedParts + (threads > 1 ? helpers.map(\.statistics.occludedParts).reduce(0, +) : 0)
+    }
 
     /// Threads drawing each frame (1: the calling thread alone).
     public let threads: Int
@@ -160,8 +114,6 @@ public final class FrameRenderer {
     var bandCosts: [[Double]] = []
     /// Frame-sized layers for siblings drawn on the threads (FrameRenderer+Layers.swift), kept between frames.
     var siblingLayers: [OpaquePointer] = []
-    /// Runs of siblings drawn in layers so far, for tests.
-    var layeredRuns = 0
     /// The least share of the target the boxes of a run of siblings cover for the run to be drawn in layers.
     var smallestLayeredShare = 0.125
 
@@ -299,7 +251,7 @@ public final class FrameRenderer {
         }
         let keptIsCurrent = lastFrameIsCurrent && lastFrame?.key == key
         guard let areas, targetIsCurrent || keptIsCurrent else {
-            lastDamage = nil
+            statistics.lastDamage = nil
             if threads > 1 {
                 try drawWholeOnThreads(snapshot, prefix: prefix, footprints: footprints, ctm: ctm, into: pixels, stride: stride)
             } else {
@@ -337,7 +289,7 @@ public final class FrameRenderer {
             }
             return
         }
-        lastDamage = areas
+        statistics.lastDamage = areas
         if targetIsCurrent {
             // The areas are drawn where the last frame already is: no copy of it, in or out. A kept copy is stale
             // now, and its memory better spent on still prefixes.
@@ -420,10 +372,14 @@ public final class FrameRenderer {
             cairo_paint(cr)
             cairo_pattern_destroy(pattern)
         }
-        /// The run with the context's clip read once (see `frameClipContext`).
+        /// The run with the context's clip read once (see `RunClip`).
         func drawRun(_ run: ArraySlice<NodeSnapshot>) {
-            (frameClipContext, frameClipIsWhole) = (cr, nil)
-            defer { (frameClipContext, frameClipIsWhole) = (nil, nil) }
+            runClip.context = cr
+            runClip.isWhole = nil
+            defer {
+                runClip.context = nil
+                runClip.isWhole = nil
+            }
             drawSiblings(run, in: cr)
         }
         if let bottoms, bottoms.count == nodes.count {
@@ -500,6 +456,33 @@ public final class FrameRenderer {
     func warnOnce(_ message: String) {
         if !warnings.contains(message) { warnings.append(message) }
     }
+}
+
+/// What a renderer's own ways drew, counted from its making (tests and benches read them: which way a node took shows
+/// in its pixels only when that way is wrong). Each counts on the renderer that drew, a helper's on the helper.
+struct RenderStatistics: Equatable {
+    /// Solid fills scan-converted by `fillSolid` (SolidFill.swift), and leaf shapes filled without saving cairo's state.
+    var filledSolids = 0
+    var leavesFilledWithoutSaving = 0
+    /// Strokes outlined by our own code (StrokeOutline.swift), and those it gave back to cairo after trying.
+    var outlinedStrokes = 0
+    var strokesLeftToCairo = 0
+    /// Gradient fills evaluated by `fillGradient`, and solid fills and strokes painted through a coverage of their own
+    /// (`paintThroughCoverage`, GradientFill.swift).
+    var evaluatedGradientFills = 0
+    var coveredSolids = 0
+    /// Layers masked by a gradient evaluated by `GradientGeometry`, and reduced layers painted by pixman (NodeDrawing.swift).
+    var evaluatedGradientMasks = 0
+    var reducedLayersPaintedByPixman = 0
+    /// Pictures painted by `paintResampled`, and how many of them through a soft-edged clip (ImageDrawing+Resample.swift).
+    var resampledPaints = 0
+    var resampledThroughSoftClips = 0
+    /// Parts of frames (whole frames, damage areas, bands) drawn with something hidden (Occlusion.swift).
+    var occludedParts = 0
+    /// Runs of siblings drawn in layers on the threads (FrameRenderer+Layers.swift).
+    var layeredRuns = 0
+    /// The damage areas the last frame drew (empty: nothing changed; nil: the whole frame).
+    var lastDamage: [PixelRect]?
 }
 
 /// What a cached static prefix depends on besides its nodes.

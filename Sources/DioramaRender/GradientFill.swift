@@ -25,18 +25,15 @@ extension FrameRenderer {
     /// The largest box (device pixels) of a fill inside clip shapes whose coverage and the shapes' are scan-converted.
     static let largestScannedClippedFill = 128 * 128
 
-    /// Fills the path `path` adds (in the context's user space) with a linear or radial gradient evaluated by
-    /// `GradientRamp`, when the target is whole device pixels. False, with nothing drawn, when cairo's own pattern
-    /// must do it: an angular gradient, a degenerate one, a hard stop, a reduced (blurred) layer, or a transform
-    /// that cannot be inverted. `isClipSafe(fill:)` (FrameDamage.swift) asks the same question.
-    func fillGradient(_ paint: Paint, bounds: Rect, alpha: Double, in cr: OpaquePointer,
-                      path: (OpaquePointer) -> Void) -> Bool {
-        guard choices.evaluatesGradients else { return false }
+    /// Fills the path `path` adds (in the context's user space) with the gradient `geometry` (the fill's route,
+    /// `route(of:matrix:clipped:)`), evaluated by `GradientRamp`, when the target is whole device pixels. False,
+    /// with nothing drawn, when cairo's own pattern must do it: a reduced (blurred) layer, or a transform that cannot
+    /// be inverted.
+    func fillGradient(_ geometry: GradientGeometry, alpha: Double, in cr: OpaquePointer, path: (OpaquePointer) -> Void) -> Bool {
         var ctm = cairo_matrix_t()
         cairo_get_matrix(cr, &ctm)
         var inverse = ctm
-        guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS,
-              let geometry = GradientGeometry(paint, bounds: bounds, userToDevice: ctm) else { return false }
+        guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS else { return false }
         // In device space (the path is the caller's, already on the context, and stays for its stroke). Saved and
         // restored rather than set back, so that the context's inverse matrix, which the stroke uses, is left bit
         // for bit as it was.
@@ -54,24 +51,15 @@ extension FrameRenderer {
     }
 
     /// Fills `geometry` (in the context's user space) with a linear or radial gradient, as
-    /// `fillGradient(_:bounds:alpha:in:path:)` does, through a coverage our own scan conversion makes (SolidFill.swift's
+    /// `fillGradient(_:alpha:in:path:)` does, through a coverage our own scan conversion makes (SolidFill.swift's
     /// exact areas) rather than cairo's: a petal's fill onto an 8-bit strip cost cairo about as much as evaluating its
     /// colours. Within a clip of whole-pixel rectangles (inside clip shapes, the one around the outermost), with points
     /// within reach; false, with nothing drawn, otherwise (the caller then fills the context's path through the
     /// other). The context's path is left alone.
-    func fillGradient(_ paint: Paint, geometry: Geometry, bounds: Rect, alpha: Double, in cr: OpaquePointer) -> Bool {
-        // Solid fills that `fillSolid` left to cairo come here too (the ocean's waves): turned away before anything
-        // is read from the context.
-        switch paint {
-        case .linear, .radial: break
-        case .solid, .angular: return false
-        }
-        guard choices.evaluatesGradients, cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING, let (_, _, ctm) = ownPaintTarget(cr) else {
-            return false
-        }
+    func fillGradient(_ gradient: GradientGeometry, geometry: Geometry, alpha: Double, in cr: OpaquePointer) -> Bool {
+        guard cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING, let (_, _, ctm) = ownPaintTarget(cr) else { return false }
         var inverse = ctm
-        guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS,
-              let gradient = GradientGeometry(paint, bounds: bounds, userToDevice: ctm) else { return false }
+        guard cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS else { return false }
         var outline = keptOutline(matrix: ctm)
         defer { keep(&outline) }
         guard outline.add(geometry) else { return false }
@@ -103,7 +91,7 @@ extension FrameRenderer {
     func paintThroughCoverage(_ source: CoverageSource, alpha: Double, box deviceBox: BoundingBox, in cr: OpaquePointer,
                               fillsContextPath: Bool = false, outline: FillOutline? = nil,
                               cover: (_ pen: OpaquePointer, _ place: (cairo_matrix_t) -> Void) -> Void) -> Bool {
-        guard choices.evaluatesGradients, let (target, offset) = pixelTarget(cr), isPixelExact(target) else { return false }
+        guard let (target, offset) = pixelTarget(cr), isPixelExact(target) else { return false }
         var clipX1 = 0.0, clipY1 = 0.0, clipX2 = 0.0, clipY2 = 0.0
         cairo_save(cr)
         cairo_identity_matrix(cr)
@@ -123,8 +111,8 @@ extension FrameRenderer {
         // Otherwise (not whole pixels), cairo paints.
         // (In storage kept from fill to fill; outside clip shapes, the clip a run of top-level nodes reads once.)
         var rectangleList: [PixelRect] = []
-        swap(&rectangleList, &coverageParts)
-        defer { swap(&rectangleList, &coverageParts) }
+        swap(&rectangleList, &coverageScratch.parts)
+        defer { swap(&rectangleList, &coverageScratch.parts) }
         var penClips: ArraySlice<(geometry: Geometry, matrix: cairo_matrix_t)> = []
         // Inside clip shapes, the shapes whatever the context's clip reads as: a band or an area can make a clip shape
         // that is a rectangle read as whole pixels in one part and not in another, and the fill must take one way in
@@ -148,12 +136,12 @@ extension FrameRenderer {
         var clipCount = 0
         if scansClips {
             for clip in penClips {
-                if clipCount == clipOutlines.count { clipOutlines.append(FillOutline(matrix: clip.matrix)) }
+                if clipCount == coverageScratch.clipOutlines.count { coverageScratch.clipOutlines.append(FillOutline(matrix: clip.matrix)) }
                 var clipOutline = FillOutline(matrix: clip.matrix)
-                swap(&clipOutline.edges, &clipOutlines[clipCount].edges)
+                swap(&clipOutline.edges, &coverageScratch.clipOutlines[clipCount].edges)
                 clipOutline.edges.removeAll(keepingCapacity: true)
                 scansClips = clipOutline.add(clip.geometry)
-                clipOutlines[clipCount] = clipOutline
+                coverageScratch.clipOutlines[clipCount] = clipOutline
                 clipCount += 1
                 guard scansClips else { break }
             }
@@ -162,11 +150,11 @@ extension FrameRenderer {
         switch source {
         case .gradient(let gradient, let deviceToUser):
             (geometry, inverse) = (gradient, deviceToUser)
-            GradientRamp.fill(&gradientRamp, stops: gradient.stops, alpha: alpha, hue: paintHue, count: gradient.rampCount)
-            evaluatedGradientFills += 1
+            GradientRamp.fill(&coverageScratch.ramp, stops: gradient.stops, alpha: alpha, hue: paintHue, count: gradient.rampCount)
+            statistics.evaluatedGradientFills += 1
         case .solid:
             (geometry, inverse) = (nil, cairo_matrix_t())
-            coveredSolids += 1
+            statistics.coveredSolids += 1
         }
 
         // A strip of rows at a time, the strips fixed in device space (from the box's top, every `rows` rows): for
@@ -178,10 +166,10 @@ extension FrameRenderer {
         if case .solid = source { rows = max(Self.gradientStripRows, min(box.height, 256)) } else { rows = Self.gradientStripRows }
         // The kept scratch pixels, whole (every read and write below names its rows and columns), with their pixman
         // images: nothing made per fill.
-        let coverageScratch = keptScratch(width: box.width, height: rows, format: CAIRO_FORMAT_A8)
-        let coverage = coverageScratch.surface
+        let coverageStrip = keptScratch(width: box.width, height: rows, format: CAIRO_FORMAT_A8)
+        let coverage = coverageStrip.surface
         cairo_surface_flush(coverage)
-        guard let coverageBytes = cairo_image_surface_get_data(coverage), let mask = coverageScratch.image,
+        guard let coverageBytes = cairo_image_surface_get_data(coverage), let mask = coverageStrip.image,
               let output = pixmanImages.over(target) else { return true }
         // The colours: a gradient's evaluated into a strip of their own where the coverage has any; a solid colour's,
         // a pixman fill (its premultiplied 8-bit components repeated into 16 bits, which pixman takes back exactly).
@@ -219,12 +207,14 @@ extension FrameRenderer {
                     writeCoverage(of: edges, rows: areaRows, left: area.x, width: area.width, into: coverageBytes + maskOffset,
                                   stride: coverageStride)
                 }
-                if clipCount > 0, clipCoverage.count < coverageStride * coverageRows {
-                    clipCoverage = [UInt8](repeating: 0, count: coverageStride * coverageRows)
+                if clipCount > 0, coverageScratch.clipCoverage.count < coverageStride * coverageRows {
+                    coverageScratch.clipCoverage = [UInt8](repeating: 0, count: coverageStride * coverageRows)
                 }
                 for clip in 0..<clipCount {
-                    clipCoverage.withUnsafeMutableBufferPointer { clipBytes in
-                        clipOutlines[clip].edges.withUnsafeBufferPointer { edges in
+                    // The edges taken first: two accesses to the scratch at once would overlap.
+                    let clipEdges = coverageScratch.clipOutlines[clip].edges
+                    coverageScratch.clipCoverage.withUnsafeMutableBufferPointer { clipBytes in
+                        clipEdges.withUnsafeBufferPointer { edges in
                             writeCoverage(of: edges, rows: areaRows, left: area.x, width: area.width,
                                           into: clipBytes.baseAddress! + maskOffset, stride: coverageStride)
                         }
@@ -265,7 +255,7 @@ extension FrameRenderer {
             let strip = PixelRect(x: area.x, y: max(top, area.y), width: area.width,
                                   height: min(top + rows, area.y + area.height) - max(top, area.y))
             if let geometry, let colorBytes {
-                gradientRamp.withUnsafeBufferPointer { ramp in
+                coverageScratch.ramp.withUnsafeBufferPointer { ramp in
                     for y in strip.y..<(strip.y + strip.height) {
                         // Device x is coverage column x − box.x and colour column x − area.x on this row.
                         let covered = coverageBytes + (y - coverageTop) * coverageStride
@@ -291,13 +281,13 @@ extension FrameRenderer {
     /// that is not whole pixels).
     private func cairoFill(_ geometry: GradientGeometry, inverse: cairo_matrix_t, alpha: Double, area: PixelRect,
                            in cr: OpaquePointer) -> Bool {
-        GradientRamp.fill(&gradientRamp, stops: geometry.stops, alpha: alpha, hue: paintHue, count: geometry.rampCount)
-        evaluatedGradientFills += 1
+        GradientRamp.fill(&coverageScratch.ramp, stops: geometry.stops, alpha: alpha, hue: paintHue, count: geometry.rampCount)
+        statistics.evaluatedGradientFills += 1
         guard let colors = scratchSurface(width: area.width, height: area.height, clearing: false) else { return true }
         defer { cairo_surface_destroy(colors) }
         cairo_surface_flush(colors)
         guard let data = cairo_image_surface_get_data(colors) else { return true }
-        gradientRamp.withUnsafeBufferPointer { ramp in
+        coverageScratch.ramp.withUnsafeBufferPointer { ramp in
             geometry.evaluate(into: UnsafeMutableRawPointer(data).assumingMemoryBound(to: UInt32.self),
                               rowPixels: Int(cairo_image_surface_get_stride(colors)) / 4, area: area, deviceToUser: inverse, ramp: ramp)
         }
@@ -311,6 +301,16 @@ extension FrameRenderer {
         cairo_restore(cr)
         return true
     }
+}
+
+/// Storage a renderer keeps from fill to fill for paints through a coverage (nothing allocated per fill): the colour
+/// ramp of the gradient being filled (or masking a layer), the outlines of the clip shapes around a fill and a strip
+/// of one's coverage, and the clip's rectangles the fill reads.
+struct CoverageScratch {
+    var ramp: [UInt32] = []
+    var clipOutlines: [FillOutline] = []
+    var clipCoverage: [UInt8] = []
+    var parts: [PixelRect] = []
 }
 
 /// A linear or radial gradient reduced to what a device pixel needs: where along the gradient (0...1) a point of

@@ -16,7 +16,7 @@ extension FrameRenderer {
 
     /// True when a picture placed by `matrix` (picture pixels to device) is resampled here rather than by cairo:
     /// not a whole-pixel copy, shrunk by at most 0.75 (beyond that cairo filters with a wider kernel), and with a
-    /// transform pixman can hold. Both the drawing and the clip-safety check (FrameDamage.swift) ask this.
+    /// transform pixman can hold. Both the drawing and the route (PaintRoute.swift) ask this.
     static func resamples(_ matrix: cairo_matrix_t) -> Bool {
         let scaleX = hypot(matrix.xx, matrix.yx), scaleY = hypot(matrix.xy, matrix.yy)
         return !matrix.isIntegerTranslation && scaleX >= 0.75 && scaleY >= 0.75 && pixmanTransform(matrix) != nil
@@ -95,7 +95,7 @@ extension FrameRenderer {
                       width: area.width, height: area.height, offset: (-area.x, -area.y),
                       rectangles: [PixelRect(x: 0, y: 0, width: area.width, height: area.height)])
             paint(scratch, atX: x1, y: y1, alpha: alpha, in: cr)
-            resampledThroughSoftClips += 1
+            statistics.resampledThroughSoftClips += 1
             return true
         }
         guard let output = pixmanImages.over(target) else { return false }
@@ -111,7 +111,7 @@ extension FrameRenderer {
                       PixelRect(x: $0.x + offset.x, y: $0.y + offset.y, width: $0.width, height: $0.height)
                   })
         cairo_surface_mark_dirty(target)
-        resampledPaints += 1
+        statistics.resampledPaints += 1
         return true
     }
 
@@ -213,7 +213,7 @@ extension FrameRenderer {
         cairo_set_source_surface(cr, scratch, x, y)
         if alpha < 1 { cairo_paint_with_alpha(cr, alpha) } else { cairo_paint(cr) }
         cairo_restore(cr)
-        resampledPaints += 1
+        statistics.resampledPaints += 1
     }
 
     /// Composites `picture` (its transform from device pixels set) over `output` (`width` × `height` pixels, its
@@ -232,9 +232,9 @@ extension FrameRenderer {
                 var column = x1 / side
                 let lastColumn = (x2 - 1) / side
                 while column <= lastColumn {
-                    guard resampleCells[row * columns + column] else { column += 1; continue }
+                    guard resampleScratch.cells[row * columns + column] else { column += 1; continue }
                     let start = column
-                    while column <= lastColumn, resampleCells[row * columns + column] { column += 1 }
+                    while column <= lastColumn, resampleScratch.cells[row * columns + column] { column += 1 }
                     let left = max(x1, start * side), right = min(x2, column * side)
                     // Source coordinates are device pixels from the anchor: the transform maps them to the picture.
                     pixman_image_composite32(PIXMAN_OP_OVER, picture, mask, output,
@@ -262,20 +262,20 @@ extension FrameRenderer {
     /// They stay valid until a call for the same format asks for more: then larger ones take their place, and a
     /// `scratchSurface` view of the old ones must not be alive.
     func keptScratch(width: Int, height: Int, format: cairo_format_t) -> ScratchSurface {
-        let scratch = ScratchSurface.atLeast(format == CAIRO_FORMAT_A8 ? scratchCoverage : scratchPixels,
+        let scratch = ScratchSurface.atLeast(format == CAIRO_FORMAT_A8 ? resampleScratch.coverage : resampleScratch.pixels,
                                              width: width, height: height, format: format)
-        if format == CAIRO_FORMAT_A8 { scratchCoverage = scratch } else { scratchPixels = scratch }
+        if format == CAIRO_FORMAT_A8 { resampleScratch.coverage = scratch } else { resampleScratch.pixels = scratch }
         return scratch
     }
 
-    /// Marks in `resampleCells` (columns × rows of the target, `resampleCellSide` pixels a side) every cell that a
+    /// Marks in `resampleScratch.cells` (columns × rows of the target, `resampleCellSide` pixels a side) every cell that a
     /// bilinear sample of an inked picture cell can reach: the cell grown by a pixel and a half (a sample reads the
     /// pixels within one of it) and mapped by `matrix`, its box grown by a pixel for the transform's rounding.
     private func markResampleCells(_ cells: InkCells, matrix: cairo_matrix_t, offset: (x: Int, y: Int), width: Int, height: Int) {
         let side = Self.resampleCellSide
         let columns = (width + side - 1) / side, rows = (height + side - 1) / side
-        resampleCells.removeAll(keepingCapacity: true)
-        resampleCells.append(contentsOf: repeatElement(choices.resamplesEveryCell, count: columns * rows))
+        resampleScratch.cells.removeAll(keepingCapacity: true)
+        resampleScratch.cells.append(contentsOf: repeatElement(choices.resamplesEveryCell, count: columns * rows))
         guard !choices.resamplesEveryCell else { return }
         let pictureSide = Double(cells.side)
         for row in 0..<cells.rows {
@@ -290,11 +290,20 @@ extension FrameRenderer {
                 let top = max(0, pixel((minY - 1).rounded(.down)) + offset.y), bottom = min(height - 1, pixel((maxY + 1).rounded(.up)) + offset.y)
                 guard left <= right, top <= bottom else { continue }
                 for cellRow in (top / side)...(bottom / side) {
-                    for cellColumn in (left / side)...(right / side) { resampleCells[cellRow * columns + cellColumn] = true }
+                    for cellColumn in (left / side)...(right / side) { resampleScratch.cells[cellRow * columns + cellColumn] = true }
                 }
             }
         }
     }
+}
+
+/// Storage a renderer keeps from picture to picture (nothing allocated per paint): the cells of the target a
+/// resampled picture may reach, and the scratch pixels and coverage (`keptScratch`), which fills through a coverage
+/// borrow too (GradientFill.swift).
+struct ResampleScratch {
+    var cells: [Bool] = []
+    var pixels: ScratchSurface?
+    var coverage: ScratchSurface?
 }
 
 /// A surface a renderer keeps for resampling and gradient fills (ARGB32 pixels, A8 coverage), grown as needed.

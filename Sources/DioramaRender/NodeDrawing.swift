@@ -46,9 +46,8 @@ extension FrameRenderer {
     /// straight) without cairo_save, cairo_transform and cairo_restore, which cost more than filling a small shape:
     /// its matrix is worked out here, as cairo_transform would. False, with nothing drawn, when `draw` must.
     private func fillWithoutSaving(_ node: NodeSnapshot, in cr: OpaquePointer) -> Bool {
-        guard choices.fillsLeavesWithoutSaving, case .shape(let shape) = node.content, let fill = shape.fill, case .solid = fill,
-              (shape.stroke?.width ?? 0) <= 0,
-              shape.trimFrom <= 0, shape.trimTo >= 1, node.clipShape == nil, clipShapes.isEmpty,
+        guard choices.fillsLeavesWithoutSaving, case .shape(let shape) = node.content, case .solid(let fill)? = shape.fill,
+              (shape.stroke?.width ?? 0) <= 0, node.clipShape == nil, clipShapes.isEmpty,
               painting(of: node) == .straight else { return false }
         var parent = cairo_matrix_t(), nodeMatrix = node.transform.cairoMatrix, matrix = cairo_matrix_t()
         cairo_get_matrix(cr, &parent)
@@ -56,13 +55,14 @@ extension FrameRenderer {
         // cairo_transform fails the context when the product is not invertible (its determinant, as cairo works it
         // out, zero or not finite): the usual way meets that failure.
         let determinant = matrix.xx * matrix.yy - matrix.yx * matrix.xy
-        guard determinant.isFinite, determinant != 0 else { return false }
+        guard determinant.isFinite, determinant != 0,
+              case .scanConverted? = route(of: shape, bounds: node.bounds, matrix: matrix, clipped: false).fill else { return false }
         // A shape holds no image: its paint takes the node's hue rotation, as in `draw`.
         let outerHue = paintHue
         paintHue += node.hueRotation
         defer { paintHue = outerHue }
         guard fillSolid(fill, geometry: shape.geometry, alpha: min(node.opacity, 1), placed: matrix, in: cr) else { return false }
-        leavesFilledWithoutSaving += 1
+        statistics.leavesFilledWithoutSaving += 1
         return true
     }
 
@@ -105,7 +105,9 @@ extension FrameRenderer {
         case .text(let text):
             drawText(text, bounds: node.bounds, alpha: alpha, in: cr)
         case .particles(let particles):
-            drawParticles(particles, alpha: alpha, in: cr)
+            var matrix = cairo_matrix_t()
+            cairo_get_matrix(cr, &matrix)
+            drawParticles(particles, alpha: alpha, way: route(of: node, matrix: matrix, clipped: !clipShapes.isEmpty).fill, in: cr)
         case .image(let image):
             drawImage(image, alpha: alpha, in: cr)
         case .lottie(let lottie):
@@ -316,7 +318,7 @@ extension FrameRenderer {
         pixman_image_set_filter(picture, PIXMAN_FILTER_BILINEAR, nil, 0)
         // Source coordinates are device pixels from the anchor, which the transform maps into the layer.
         guard paintOver(picture, at: placement.anchor, mask: nil, at: (0, 0), within: area, in: cr) else { return false }
-        reducedLayersPaintedByPixman += 1
+        statistics.reducedLayersPaintedByPixman += 1
         return true
     }
 
@@ -329,10 +331,10 @@ extension FrameRenderer {
         var inverse = ctm
         guard factor == 1, choices.evaluatesGradients, cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS,
               let geometry = GradientGeometry(mask, bounds: bounds, userToDevice: ctm) else { return false }
-        GradientRamp.fill(&gradientRamp, stops: geometry.stops, alpha: 1, hue: 0, count: geometry.rampCount)
-        evaluatedGradientMasks += 1
+        GradientRamp.fill(&coverageScratch.ramp, stops: geometry.stops, alpha: 1, hue: 0, count: geometry.rampCount)
+        statistics.evaluatedGradientMasks += 1
         withPixels(of: layer) { pixels, width, height, rowPixels in
-            gradientRamp.withUnsafeBufferPointer { ramp in
+            coverageScratch.ramp.withUnsafeBufferPointer { ramp in
                 geometry.mask(pixels, rowPixels: rowPixels, area: PixelRect(x: origin.x, y: origin.y, width: width, height: height),
                               deviceToUser: inverse, ramp: ramp)
             }

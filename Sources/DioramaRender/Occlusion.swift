@@ -32,7 +32,7 @@ extension FrameRenderer {
             floor = max(cover.y, area.y)
         }
         guard floor < bottom else { return nil }
-        occludedParts += 1
+        statistics.occludedParts += 1
         // A node the clip could change is drawn over the whole area, unless hidden in all of it (the occluders drawn
         // after it cover its pixels in their rows all the same).
         for offset in bottoms.indices where bottoms[offset] > area.y && bottoms[offset] < bottom

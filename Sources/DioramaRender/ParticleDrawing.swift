@@ -7,13 +7,12 @@ extension FrameRenderer {
     /// Draws particles. When the current transform only scales and translates (the usual case), each
     /// particle is a cached coverage sprite blended straight into the target's pixels: hundreds of
     /// snowflakes cost a fraction of a millisecond. Otherwise each is drawn as a cairo path.
-    func drawParticles(_ system: ParticlesSnapshot, alpha: Double, in cr: OpaquePointer) {
+    func drawParticles(_ system: ParticlesSnapshot, alpha: Double, way: PaintWay?, in cr: OpaquePointer) {
         var m = cairo_matrix_t()
         cairo_get_matrix(cr, &m)
         let target = cairo_get_group_target(cr)!
-        let axisAligned = abs(m.yx) < 1e-9 && abs(m.xy) < 1e-9 && m.xx > 0 && abs(m.xx - m.yy) <= 1e-9 * m.xx
         // Whether the clip is whole pixels, read into kept storage (and once for a run of top-level nodes).
-        guard axisAligned, isPixelExact(target), readClip(cr, into: &fillParts), let clip = deviceClip(cr) else {
+        guard case .sprites? = way, isPixelExact(target), readClip(cr, into: &fillScratch.parts), let clip = deviceClip(cr) else {
             drawParticlePaths(system, alpha: alpha, in: cr)
             return
         }

@@ -78,13 +78,13 @@ extension FrameRenderer {
     /// with nothing painted, when cairo must.
     func paintOver(_ source: OpaquePointer, at sourceAt: (x: Int, y: Int), mask: OpaquePointer?, at maskAt: (x: Int, y: Int),
                    within area: PixelRect, in cr: OpaquePointer) -> Bool {
-        guard let (target, offset, _) = ownPaintTarget(cr), readClip(cr, into: &fillParts) else { return false }
+        guard let (target, offset, _) = ownPaintTarget(cr), readClip(cr, into: &fillScratch.parts) else { return false }
         let surface = PixelRect(x: -offset.x, y: -offset.y, width: Int(cairo_image_surface_get_width(target)),
                                 height: Int(cairo_image_surface_get_height(target)))
         guard let drawn = area.intersection(surface) else { return true }
         guard let output = pixmanImages.over(target) else { return false }
         cairo_surface_flush(target)
-        Self.compositeOver(source, at: sourceAt, mask: mask, at: maskAt, onto: output, offset: offset, parts: fillParts, within: drawn)
+        Self.compositeOver(source, at: sourceAt, mask: mask, at: maskAt, onto: output, offset: offset, parts: fillScratch.parts, within: drawn)
         // In device units: cairo adds the surface's offset itself.
         cairo_surface_mark_dirty_rectangle(target, Int32(drawn.x), Int32(drawn.y), Int32(drawn.width), Int32(drawn.height))
         return true

@@ -4,44 +4,71 @@ import DioramaTimeline
 import Foundation
 
 extension FrameRenderer {
-    /// Fills then strokes the outline; a partial trim keeps only that stretch of the outline, by arc length.
+    /// Fills then strokes the outline, each the way `route(of:bounds:matrix:clipped:)` takes it under the context's
+    /// matrix and clip shapes.
     func drawShape(_ shape: ShapeSnapshot, bounds: Rect, alpha: Double, in cr: OpaquePointer) {
+        var matrix = cairo_matrix_t()
+        cairo_get_matrix(cr, &matrix)
+        drawShape(shape, bounds: bounds, alpha: alpha, route: route(of: shape, bounds: bounds, matrix: matrix, clipped: !clipShapes.isEmpty),
+                  in: cr)
+    }
+
+    /// Fills then strokes the outline, each the way `route` says (see `route(of:matrix:clipped:)`); a partial trim
+    /// keeps only that stretch of the outline, by arc length. cairo's path is built only for a paint that is cairo's
+    /// (or made from its path) in the end.
+    func drawShape(_ shape: ShapeSnapshot, bounds: Rect, alpha: Double, route: PaintRoute, in cr: OpaquePointer) {
         let from = min(max(shape.trimFrom, 0), 1), to = min(max(shape.trimTo, 0), 1)
         guard to > from else { return }
-        let trimmed = from > 0 || to < 1
-        // A solid or gradient fill of the whole outline is scan-converted by our own code from the geometry
-        // (SolidFill.swift, GradientFill.swift).
-        let filled = !trimmed && shape.fill.map {
-            fillSolid($0, geometry: shape.geometry, alpha: alpha, in: cr)
-                || fillGradient($0, geometry: shape.geometry, bounds: bounds, alpha: alpha, in: cr)
-        } == true
-        let stroked = (shape.stroke?.width ?? 0) > 0
-        // The stroke goes on after the fill: by our own code straight away when nothing is left to fill (with no
-        // path for cairo to build), otherwise once cairo or the gradient has filled; trimmed as the path is.
-        let strokeNow = shape.fill == nil || filled
-        let trim = trimmed ? (from: from, to: to) : nil
-        if strokeNow && (!stroked || strokeSolid(shape.stroke!, geometry: shape.geometry, trim: trim, alpha: alpha, in: cr)) { return }
-        cairo_new_path(cr)
-        addPath(shape.geometry, to: cr)
-        if trimmed { trimPath(cr, from: from, to: to) }
-        if !filled, let fill = shape.fill, !fillGradient(fill, bounds: bounds, alpha: alpha, in: cr, path: { pen in
-            addPath(shape.geometry, to: pen)
-            if from > 0 || to < 1 { trimPath(pen, from: from, to: to) }
-        }) {
-            let pattern = makePattern(fill, bounds: bounds, alpha: alpha, hue: paintHue)
-            cairo_set_source(cr, pattern)
-            cairo_fill_preserve(cr)
-            cairo_pattern_destroy(pattern)
+        let trim = from > 0 || to < 1 ? (from: from, to: to) : nil
+        var pathBuilt = false
+        func buildPath() {
+            guard !pathBuilt else { return }
+            pathBuilt = true
+            cairo_new_path(cr)
+            addPath(shape.geometry, to: cr)
+            if let trim { trimPath(cr, from: trim.from, to: trim.to) }
         }
-        if let stroke = shape.stroke, stroke.width > 0,
-           strokeNow || !strokeSolid(stroke, geometry: shape.geometry, trim: trim, alpha: alpha, in: cr) {
+        if let fill = shape.fill, let way = route.fill, !fillOurWay(fill, geometry: shape.geometry, bounds: bounds, trimmed: trim != nil,
+                                                             alpha: alpha, way: way, in: cr) {
+            buildPath()
+            if case .throughCoverage(let gradient?) = way, fillGradient(gradient, alpha: alpha, in: cr, path: { pen in
+                addPath(shape.geometry, to: pen)
+                if let trim { trimPath(pen, from: trim.from, to: trim.to) }
+            }) {
+                // The gradient's colours through the path's coverage.
+            } else {
+                let pattern = makePattern(fill, bounds: bounds, alpha: alpha, hue: paintHue)
+                cairo_set_source(cr, pattern)
+                cairo_fill_preserve(cr)
+                cairo_pattern_destroy(pattern)
+            }
+        }
+        if let stroke = shape.stroke, let way = route.stroke, !strokeSolid(stroke, geometry: shape.geometry, trim: trim, alpha: alpha, way: way, in: cr) {
+            buildPath()
             applyStrokeStyle(stroke, to: cr)
             let pattern = makePattern(stroke.paint, bounds: bounds, alpha: alpha, hue: paintHue)
             cairo_set_source(cr, pattern)
             cairo_stroke_preserve(cr)
             cairo_pattern_destroy(pattern)
         }
-        cairo_new_path(cr)
+        if pathBuilt { cairo_new_path(cr) }
+    }
+
+    /// Fills `geometry` (in the context's user space) the way `way` says when it is one of ours, from the geometry
+    /// (not from cairo's path: a trimmed fill is made from that). False, with nothing drawn, when it is cairo's or
+    /// made from cairo's path (`drawShape`).
+    private func fillOurWay(_ paint: Paint, geometry: Geometry, bounds: Rect, trimmed: Bool, alpha: Double, way: PaintWay,
+                      in cr: OpaquePointer) -> Bool {
+        switch (way, paint) {
+        case (.scanConverted, .solid(let color)):
+            return fillSolid(color, geometry: geometry, alpha: alpha, in: cr)
+        case (.throughCoverage(nil), .solid(let color)):
+            return fillSolidThroughCoverage(color, geometry: geometry, alpha: alpha, in: cr)
+        case (.throughCoverage(let gradient?), _) where !trimmed:
+            return fillGradient(gradient, geometry: geometry, alpha: alpha, in: cr)
+        default:
+            return false
+        }
     }
 
     /// Appends the geometry as cairo path segments, each outline starting where SwiftUI's does
@@ -125,7 +152,7 @@ extension FrameRenderer {
     func trimPath(_ cr: OpaquePointer, from: Double, to: Double) {
         flattenPath(cr)
         cairo_new_path(cr)
-        let points = trimPoints, ends = trimEnds
+        let points = strokeScratch.trimPoints, ends = strokeScratch.trimEnds
         var total = 0.0, first = 0
         for end in ends {
             for i in (first + 1)..<end { total += distance(points[i - 1], points[i]) }
@@ -160,23 +187,23 @@ extension FrameRenderer {
         ((q.x - p.x) * (q.x - p.x) + (q.y - p.y) * (q.y - p.y)).squareRoot()
     }
 
-    /// The current path flattened into polylines in user space, in the kept `trimPoints` (each polyline ending at an
+    /// The current path flattened into polylines in user space, in the kept `strokeScratch.trimPoints` (each polyline ending at an
     /// index in `trimEnds`, with at least two points): a closed subpath ends back at its start.
     private func flattenPath(_ cr: OpaquePointer) {
-        trimPoints.removeAll(keepingCapacity: true)
-        trimEnds.removeAll(keepingCapacity: true)
+        strokeScratch.trimPoints.removeAll(keepingCapacity: true)
+        strokeScratch.trimEnds.removeAll(keepingCapacity: true)
         guard let path = cairo_copy_path_flat(cr) else { return }
         defer { cairo_path_destroy(path) }
         guard path.pointee.status == CAIRO_STATUS_SUCCESS, let data = path.pointee.data else { return }
         // Where the polyline being read starts among the points.
         var start = 0
         func finish() {
-            if trimPoints.count - start > 1 {
-                trimEnds.append(trimPoints.count)
+            if strokeScratch.trimPoints.count - start > 1 {
+                strokeScratch.trimEnds.append(strokeScratch.trimPoints.count)
             } else {
-                trimPoints.removeLast(trimPoints.count - start)
+                strokeScratch.trimPoints.removeLast(strokeScratch.trimPoints.count - start)
             }
-            start = trimPoints.count
+            start = strokeScratch.trimPoints.count
         }
         var index = 0
         while index < Int(path.pointee.num_data) {
@@ -184,11 +211,11 @@ extension FrameRenderer {
             switch header.type {
             case CAIRO_PATH_MOVE_TO:
                 finish()
-                trimPoints.append((data[index + 1].point.x, data[index + 1].point.y))
+                strokeScratch.trimPoints.append((data[index + 1].point.x, data[index + 1].point.y))
             case CAIRO_PATH_LINE_TO:
-                trimPoints.append((data[index + 1].point.x, data[index + 1].point.y))
+                strokeScratch.trimPoints.append((data[index + 1].point.x, data[index + 1].point.y))
             case CAIRO_PATH_CLOSE_PATH:
-                if trimPoints.count > start { trimPoints.append(trimPoints[start]) }
+                if strokeScratch.trimPoints.count > start { strokeScratch.trimPoints.append(strokeScratch.trimPoints[start]) }
                 finish()
             default:
                 break

@@ -4,6 +4,36 @@ import DioramaDocument
 import DioramaTimeline
 import Foundation
 
+/// Storage a renderer keeps from fill to fill for scan conversion (nothing allocated per fill): the edges of the
+/// outline being filled, its cells (summed along each row) and the blocks of them an edge touched, and the clip's
+/// rectangles the fill is cut to.
+struct FillScratch {
+    var edges: [FillEdge] = []
+    var cells: [Int64] = []
+    var touched: [UInt64] = []
+    var parts: [PixelRect] = []
+
+    /// At least `cellCount` cells and `wordCount` words of touched blocks, for the duration of `body`.
+    mutating func withCells(_ cellCount: Int, _ wordCount: Int,
+                            _ body: (UnsafeMutablePointer<Int64>, UnsafeMutablePointer<UInt64>) -> Void) {
+        if cells.count < cellCount { cells = [Int64](repeating: 0, count: cellCount) }
+        if touched.count < wordCount { touched = [UInt64](repeating: 0, count: wordCount) }
+        touched.withUnsafeMutableBufferPointer { touched in
+            cells.withUnsafeMutableBufferPointer { cells in body(cells.baseAddress!, touched.baseAddress!) }
+        }
+    }
+}
+
+/// The clip of drawFrame's context while it draws a run of top-level nodes, read once for all their fills (reading it
+/// costs two allocations). Valid for that context alone, outside clip shapes: no code clips it and then fills without
+/// a cairo_restore in between, and a layer or silhouette draws on a context of its own.
+struct RunClip {
+    var context: OpaquePointer?
+    /// Nil until the run's first fill reads the clip; then whether it is whole pixels (`rectangles`).
+    var isWhole: Bool?
+    var rectangles: [PixelRect] = []
+}
+
 // Solid fills scan-converted by our own code. cairo's fill of a small shape is mostly set-up: a polygon, a scan
 // converter, spans and a pixman composite, about ten allocations for a circle a few pixels across; 400 falling
 // circles made that most of a frame. Here the outline is flattened in device space (to within 0.05 pixel, where
@@ -23,35 +53,31 @@ import Foundation
 // the pixels of the whole frame, and costs what the cut part does.
 
 extension FrameRenderer {
-    /// Fills `geometry` (in the context's user space) with `paint` at `alpha`, when the paint is a solid colour, the
-    /// shape small (`largestScanConvertedFill`) and the target whole ARGB32 pixels under a clip of whole-pixel
-    /// rectangles, with the OVER operator and non-zero winding. False, with nothing drawn, when cairo must fill
-    /// instead. The context's path is left alone. `placed`: the geometry's matrix to device space when it is not the
-    /// context's own (a node placed without cairo_transform, see `fillWithoutSaving`).
-    func fillSolid(_ paint: Paint, geometry: Geometry, alpha: Double, placed: cairo_matrix_t? = nil, in cr: OpaquePointer) -> Bool {
-        guard case .solid(let color) = paint, choices.rasterizesFills, cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING,
-              let (target, offset, ctm) = ownPaintTarget(cr) else { return false }
-        let matrix = placed ?? ctm
-        if !clipShapes.isEmpty {
-            // Inside clip shapes, through a coverage cut by the same shapes, strip by strip, as a gradient fill is
-            // (GradientFill.swift): not here, where whether the clip is whole pixels could depend on the band or damage
-            // area (a rectangle with fractional rows, cut by a band between them), and with it whose fill it is.
-            guard let extent = FillOutline.box(of: geometry, matrix: matrix) else { return false }
-            var outline = keptOutline(matrix: matrix)
-            defer { keep(&outline) }
-            let scanned = outline.add(geometry)
-            return paintThroughCoverage(.solid(color), alpha: alpha, box: BoundingBox(minX: extent.minX, minY: extent.minY, maxX: extent.maxX,
-                                                                                  maxY: extent.maxY), in: cr,
-                                        outline: scanned ? outline : nil) { pen, place in
-                place(matrix)
-                addPath(geometry, to: pen)
-                cairo_fill(pen)
-            }
+    /// Fills `geometry` (in the context's user space) with `color` at `alpha` (a fill `route` scan-converts), when the
+    /// target is whole ARGB32 pixels under a clip of whole-pixel rectangles, with the OVER operator and non-zero
+    /// winding. False, with nothing drawn, when cairo must fill instead. The context's path is left alone. `placed`:
+    /// the geometry's matrix to device space when it is not the context's own (a node placed without cairo_transform,
+    /// see `fillWithoutSaving`).
+    func fillSolid(_ color: Color, geometry: Geometry, alpha: Double, placed: cairo_matrix_t? = nil, in cr: OpaquePointer) -> Bool {
+        guard cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING, let (target, offset, ctm) = ownPaintTarget(cr) else { return false }
+        return rasterize(color, alpha: alpha, matrix: placed ?? ctm, target: target, offset: offset, in: cr) { $0.add(geometry) }
+    }
+
+    /// Fills `geometry` inside clip shapes through a coverage cut by the same shapes, strip by strip, as a gradient
+    /// fill is (GradientFill.swift). False, with nothing drawn, when cairo must fill instead.
+    func fillSolidThroughCoverage(_ color: Color, geometry: Geometry, alpha: Double, in cr: OpaquePointer) -> Bool {
+        guard cairo_get_fill_rule(cr) == CAIRO_FILL_RULE_WINDING, let (_, _, matrix) = ownPaintTarget(cr),
+              let extent = FillOutline.box(of: geometry, matrix: matrix) else { return false }
+        var outline = keptOutline(matrix: matrix)
+        defer { keep(&outline) }
+        let scanned = outline.add(geometry)
+        return paintThroughCoverage(.solid(color), alpha: alpha, box: BoundingBox(minX: extent.minX, minY: extent.minY, maxX: extent.maxX,
+                                                                              maxY: extent.maxY), in: cr,
+                                    outline: scanned ? outline : nil) { pen, place in
+            place(matrix)
+            addPath(geometry, to: pen)
+            cairo_fill(pen)
         }
-        // Small and within reach, judged from the points that define it, before anything is flattened.
-        guard let extent = FillOutline.box(of: geometry, matrix: matrix),
-              (extent.maxX - extent.minX) * (extent.maxY - extent.minY) <= choices.largestScanConvertedFill else { return false }
-        return rasterize(color, alpha: alpha, matrix: matrix, target: target, offset: offset, in: cr) { $0.add(geometry) }
     }
 
     /// The context's target, its offset and matrix, when our own code may paint on it as cairo would: whole ARGB32
@@ -67,24 +93,24 @@ extension FrameRenderer {
     /// `keep` gives the storage back when the outline is done with.
     func keptOutline(matrix: cairo_matrix_t) -> FillOutline {
         var outline = FillOutline(matrix: matrix)
-        swap(&outline.edges, &edges)
+        swap(&outline.edges, &fillScratch.edges)
         outline.edges.removeAll(keepingCapacity: true)
         return outline
     }
 
     func keep(_ outline: inout FillOutline) {
-        swap(&outline.edges, &edges)
+        swap(&outline.edges, &fillScratch.edges)
     }
 
-    /// `readWholePixelClip`, read once for a run of top-level nodes on drawFrame's context (see `frameClipContext`).
+    /// `readWholePixelClip`, read once for a run of top-level nodes on drawFrame's context (see `RunClip`).
     /// Inside clip shapes the context's clip is read as it stands: it is not the run's, and must not become it.
     func readClip(_ cr: OpaquePointer, into parts: inout [PixelRect]) -> Bool {
-        guard cr == frameClipContext, clipShapes.isEmpty else { return readWholePixelClip(cr, into: &parts) }
+        guard cr == runClip.context, clipShapes.isEmpty else { return readWholePixelClip(cr, into: &parts) }
         // Read by the run's first fill, for the others.
-        if frameClipIsWhole == nil { frameClipIsWhole = readWholePixelClip(cr, into: &frameClipRectangles) }
+        if runClip.isWhole == nil { runClip.isWhole = readWholePixelClip(cr, into: &runClip.rectangles) }
         parts.removeAll(keepingCapacity: true)
-        parts.append(contentsOf: frameClipRectangles)
-        return frameClipIsWhole!
+        parts.append(contentsOf: runClip.rectangles)
+        return runClip.isWhole!
     }
 
     /// Scan-converts the outline `build` adds (false: cairo must draw it instead) and paints `color` at `alpha`
@@ -97,8 +123,8 @@ extension FrameRenderer {
         defer { keep(&outline) }
         // The clip's rectangles, in storage kept from fill to fill.
         var parts: [PixelRect] = []
-        swap(&parts, &fillParts)
-        defer { swap(&parts, &fillParts) }
+        swap(&parts, &fillScratch.parts)
+        defer { swap(&parts, &fillScratch.parts) }
         guard readClip(cr, into: &parts), build(&outline) else { return false }
         let source = Self.cairoPremultiplied(paintHue == 0 ? color : color.hueRotated(by: paintHue), alpha: alpha)
         guard source != 0, !outline.edges.isEmpty else { return true }
@@ -129,17 +155,13 @@ extension FrameRenderer {
         let columns = right - left + 1, rows = min(bottom - top, Self.fillStripRows)
         // One bit a block, a row's bits in whole words.
         let words = (columns + 64 * Self.fillBlock - 1) / (64 * Self.fillBlock)
-        if fillCells.count < columns * rows { fillCells = [Int64](repeating: 0, count: columns * rows) }
-        if fillTouched.count < words * rows { fillTouched = [UInt64](repeating: 0, count: words * rows) }
         cairo_surface_flush(target)
         guard let bytes = cairo_image_surface_get_data(target) else { return true }
         let rowPixels = Int(cairo_image_surface_get_stride(target)) / 4
         let pixels = UnsafeMutableRawPointer(bytes).assumingMemoryBound(to: UInt32.self)
         parts.withUnsafeBufferPointer { parts in
         outline.edges.withUnsafeBufferPointer { edges in
-        fillTouched.withUnsafeMutableBufferPointer { touched in
-        fillCells.withUnsafeMutableBufferPointer { cells in
-            let cells = cells.baseAddress!, touched = touched.baseAddress!
+        fillScratch.withCells(columns * rows, words * rows) { cells, touched in
             for stripTop in stride(from: top, to: bottom, by: rows) {
                 let stripBottom = min(stripTop + rows, bottom)
                 Self.accumulate(edges, rows: stripTop..<stripBottom, left: left, right: right, cells: cells, touched: touched)
@@ -153,8 +175,7 @@ extension FrameRenderer {
         }
         }
         }
-        }
-        filledSolids += 1
+        statistics.filledSolids += 1
         // In device units: cairo adds the surface's offset itself.
         cairo_surface_mark_dirty_rectangle(target, Int32(left), Int32(top), Int32(right - left), Int32(bottom - top))
         return true
@@ -173,11 +194,7 @@ extension FrameRenderer {
         guard width > 0, !rows.isEmpty else { return }
         let right = left + width, columns = width + 1, strip = min(rows.count, Self.fillStripRows)
         let words = (columns + 64 * Self.fillBlock - 1) / (64 * Self.fillBlock)
-        if fillCells.count < columns * strip { fillCells = [Int64](repeating: 0, count: columns * strip) }
-        if fillTouched.count < words * strip { fillTouched = [UInt64](repeating: 0, count: words * strip) }
-        fillTouched.withUnsafeMutableBufferPointer { touched in
-        fillCells.withUnsafeMutableBufferPointer { cells in
-            let cells = cells.baseAddress!, touched = touched.baseAddress!
+        fillScratch.withCells(columns * strip, words * strip) { cells, touched in
             for stripTop in Swift.stride(from: rows.lowerBound, to: rows.upperBound, by: strip) {
                 let stripBottom = min(stripTop + strip, rows.upperBound)
                 Self.accumulate(edges, rows: stripTop..<stripBottom, left: left, right: right, cells: cells, touched: touched)
@@ -187,7 +204,6 @@ extension FrameRenderer {
                     Self.composite(&painter, cells: cells + line * columns, touched: touched + line * words, columns: columns)
                 }
             }
-        }
         }
     }
 

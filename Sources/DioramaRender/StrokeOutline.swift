@@ -22,14 +22,12 @@ import Foundation
 
 extension FrameRenderer {
     /// Strokes `geometry` (in the context's user space), trimmed to `trim` (fractions of its length) when given, with
-    /// `stroke` at `alpha` when its paint is a solid colour and the target whole ARGB32 pixels under a clip of
-    /// whole-pixel rectangles, with the OVER operator: outlined by our own code when the context's matrix is a
-    /// similarity (and the dashes, if any, allow it); otherwise, dashed or inside clip shapes, by cairo onto a coverage.
-    /// False, with nothing drawn, when cairo must stroke instead. The context's path is left alone.
-    func strokeSolid(_ stroke: Stroke, geometry: Geometry, trim: (from: Double, to: Double)? = nil, alpha: Double,
+    /// `stroke` at `alpha` the way `way` says when it is one of ours (`route(of:matrix:clipped:)`): outlined by our
+    /// own code, or by cairo onto a coverage. Onto whole ARGB32 pixels under a clip of whole-pixel rectangles, with the
+    /// OVER operator. False, with nothing drawn, when cairo must stroke instead. The context's path is left alone.
+    func strokeSolid(_ stroke: Stroke, geometry: Geometry, trim: (from: Double, to: Double)? = nil, alpha: Double, way: PaintWay,
                      in cr: OpaquePointer) -> Bool {
-        guard case .solid(let color) = stroke.paint, choices.rasterizesFills, stroke.width > 0, stroke.width.isFinite,
-              let (target, offset, matrix) = ownPaintTarget(cr) else { return false }
+        guard case .solid(let color) = stroke.paint, let (target, offset, matrix) = ownPaintTarget(cr) else { return false }
         /// cairo's stroke onto a coverage, strip by strip, as a solid fill inside clip shapes is (cut by the same shapes
         /// there): the same pixels in any band or damage area. Where cairo's own stroke would not be (its dashes
         /// leave out what lies beyond the clip, and with them the joins and caps there), or inside clip shapes.
@@ -45,55 +43,52 @@ extension FrameRenderer {
                 cairo_stroke(pen)
             }
         }
-        if !clipShapes.isEmpty { return strokeOnPen() }
-        if rasterize(stroke, color: color, geometry: geometry, trim: trim, alpha: alpha, matrix: matrix, target: target,
-                     offset: offset, in: cr) {
-            return true
+        switch way {
+        case .outlined(let givenBack):
+            return rasterize(stroke, color: color, geometry: geometry, trim: trim, alpha: alpha, matrix: matrix, target: target,
+                             offset: offset, in: cr) || givenBack == .throughCoverage && strokeOnPen()
+        case .throughCoverage:
+            return strokeOnPen()
+        default:
+            return false
         }
-        return stroke.isDashed && strokeOnPen()
     }
 
     /// The most dashes and gaps along a stroke our own code cuts.
     static let mostDashes = 40_000
 
-    /// `strokeSolid`'s own way: the stroke outlined and scan-converted. False, with nothing drawn, when it does not
-    /// apply.
+    /// `strokeSolid`'s own way: the stroke outlined and scan-converted, under a similarity with dashes cairo draws
+    /// (the route's checks). False, with nothing drawn, when the outline gives it back.
     private func rasterize(_ stroke: Stroke, color: Color, geometry: Geometry, trim: (from: Double, to: Double)?, alpha: Double,
                            matrix: cairo_matrix_t, target: OpaquePointer, offset: (x: Int, y: Int), in cr: OpaquePointer) -> Bool {
-        // A circular pen stays a circle: a rotation and a uniform scale (mirrored or not).
+        // A circular pen stays a circle (the route's `isSimilarity`): a rotation and a uniform scale.
         let scale = abs(matrix.xx * matrix.yy - matrix.xy * matrix.yx).squareRoot()
-        let slack = 1e-9 * max(scale, 1)
-        guard scale > 0, scale.isFinite,
-              (abs(matrix.xx - matrix.yy) <= slack && abs(matrix.yx + matrix.xy) <= slack)
-                || (abs(matrix.xx + matrix.yy) <= slack && abs(matrix.yx - matrix.xy) <= slack) else { return false }
         let halfWidth = stroke.width / 2 * scale
         // cairo's dashes, in device lengths (an odd count repeats once more, so that on and off take turns), and its
-        // phase brought within them (in storage kept from stroke to stroke). cairo's: a length under a 256th of a unit
-        // (a zero makes dots or caps that meet; it reads a gap that small as no gap), and a phase that is not finite.
-        strokeDashes.removeAll(keepingCapacity: true)
+        // phase brought within them (in storage kept from stroke to stroke).
+        strokeScratch.dashes.removeAll(keepingCapacity: true)
         var phase = 0.0
         if stroke.isDashed {
-            guard stroke.dash.allSatisfy({ $0 >= 1.0 / 256 }), stroke.dashPhase.isFinite else { return false }
             for _ in 0..<(stroke.dash.count % 2 == 1 ? 2 : 1) {
-                for length in stroke.dash { strokeDashes.append(length * scale) }
+                for length in stroke.dash { strokeScratch.dashes.append(length * scale) }
             }
-            let total = strokeDashes.reduce(0, +) / scale
+            let total = strokeScratch.dashes.reduce(0, +) / scale
             phase = stroke.dashPhase.truncatingRemainder(dividingBy: total)
             phase = max(phase < 0 ? phase + total : phase, 0) * scale
         }
         return rasterize(color, alpha: alpha, matrix: matrix, target: target, offset: offset, in: cr) { outline in
             // The centre line, and the line trimmed or dashed from it, in storage kept from stroke to stroke.
             var path = StrokePath(matrix: matrix), cut = StrokePath(matrix: matrix)
-            swap(&path.points, &strokePoints)
-            swap(&path.subpaths, &strokeSubpaths)
-            swap(&cut.points, &strokeCutPoints)
-            swap(&cut.subpaths, &strokeCutSubpaths)
+            swap(&path.points, &strokeScratch.points)
+            swap(&path.subpaths, &strokeScratch.subpaths)
+            swap(&cut.points, &strokeScratch.cutPoints)
+            swap(&cut.subpaths, &strokeScratch.cutSubpaths)
             path.removeAll()
             defer {
-                swap(&path.points, &strokePoints)
-                swap(&path.subpaths, &strokeSubpaths)
-                swap(&cut.points, &strokeCutPoints)
-                swap(&cut.subpaths, &strokeCutSubpaths)
+                swap(&path.points, &strokeScratch.points)
+                swap(&path.subpaths, &strokeScratch.subpaths)
+                swap(&cut.points, &strokeScratch.cutPoints)
+                swap(&cut.subpaths, &strokeScratch.cutSubpaths)
             }
             path.flatten(geometry)
             path.finish()
@@ -102,29 +97,29 @@ extension FrameRenderer {
                 path.trim(from: trim.from, to: trim.to, into: &cut)
                 swap(&path, &cut)
             }
-            if path.drawable, !strokeDashes.isEmpty {
+            if path.drawable, !strokeScratch.dashes.isEmpty {
                 // Dashes cairo's: out of reach, under half a pixel a period (cairo draws those as an approximation), or
                 // more than `mostDashes` dashes and gaps along the line (each dash a sub-path of its own, kept).
-                let period = strokeDashes.reduce(0, +)
-                guard path.isWithinReach, period >= 0.5, path.length / period * Double(strokeDashes.count) <= Double(Self.mostDashes) else {
-                    strokesLeftToCairo += 1
+                let period = strokeScratch.dashes.reduce(0, +)
+                guard path.isWithinReach, period >= 0.5, path.length / period * Double(strokeScratch.dashes.count) <= Double(Self.mostDashes) else {
+                    statistics.strokesLeftToCairo += 1
                     return false
                 }
                 cut.removeAll()
                 // cairo ends a dash with less than 1/512 of a user unit left (half its fixed point's step).
-                guard path.dash(strokeDashes, phase: phase, slack: scale / 512, buttCaps: stroke.lineCap == .butt, into: &cut) else {
-                    strokesLeftToCairo += 1
+                guard path.dash(strokeScratch.dashes, phase: phase, slack: scale / 512, buttCaps: stroke.lineCap == .butt, into: &cut) else {
+                    statistics.strokesLeftToCairo += 1
                     return false
                 }
                 swap(&path, &cut)
             }
-            if trim != nil || !strokeDashes.isEmpty { path.straightenEnds(halfWidth: halfWidth, cap: stroke.lineCap) }
+            if trim != nil || !strokeScratch.dashes.isEmpty { path.straightenEnds(halfWidth: halfWidth, cap: stroke.lineCap) }
             guard path.drawable, path.outline(into: &outline, halfWidth: halfWidth, cap: stroke.lineCap, join: stroke.lineJoin),
                   outline.isWithinReach else {
-                strokesLeftToCairo += 1
+                statistics.strokesLeftToCairo += 1
                 return false
             }
-            outlinedStrokes += 1
+            statistics.outlinedStrokes += 1
             return true
         }
     }
@@ -141,6 +136,19 @@ extension Stroke {
     var isDashed: Bool {
         !dash.isEmpty && dash.allSatisfy { $0 >= 0 && $0.isFinite } && dash.reduce(0, +) > 0
     }
+}
+
+/// Storage a renderer keeps from stroke to stroke (nothing allocated per stroke): the centre line of the stroke being
+/// outlined and the line trimmed or dashed from it, its dash pattern in device lengths, and the flattened outline a
+/// trim cuts (`trimPath`, ShapeDrawing.swift): its points, and where each polyline ends among them.
+struct StrokeScratch {
+    var points: [(x: Double, y: Double)] = []
+    var subpaths: [StrokeSubpath] = []
+    var cutPoints: [(x: Double, y: Double)] = []
+    var cutSubpaths: [StrokeSubpath] = []
+    var dashes: [Double] = []
+    var trimPoints: [(x: Double, y: Double)] = []
+    var trimEnds: [Int] = []
 }
 
 /// One sub-path of a stroke's centre line: `count` points from `start`, consecutive ones apart.

@@ -30,9 +30,9 @@ import Testing
                 let actual = try renderer.render(snapshot, width: size.width, height: size.height)
                 let expected = try reference.render(snapshot, width: size.width, height: size.height)
                 frames += 1
-                if renderer.lastDamage != nil { damaged += 1 }
+                if renderer.statistics.lastDamage != nil { damaged += 1 }
                 if actual.bytes != expected.bytes {
-                    Issue.record("\(scene.id) at \(Double(k) / size.rate) s, \(size.width)x\(size.height): differs from the whole frame (areas \(String(describing: renderer.lastDamage)))")
+                    Issue.record("\(scene.id) at \(Double(k) / size.rate) s, \(size.width)x\(size.height): differs from the whole frame (areas \(String(describing: renderer.statistics.lastDamage)))")
                     return
                 }
             }
@@ -116,7 +116,7 @@ import Testing
                                                     [circle, square])
                 let same = try damaged.render(frame, width: 640, height: 360).bytes == whole.render(frame, width: 640, height: 360).bytes
                 #expect(same, "circle at (\(center.x), \(center.y)), radius \(radius), step \(step)")
-                if let areas = damaged.lastDamage, areas.count == 1, areas[0].height < 40 { cut += 1 }
+                if let areas = damaged.statistics.lastDamage, areas.count == 1, areas[0].height < 40 { cut += 1 }
             }
         }
         // Not vacuous: most second frames were drawn in an area through the circle's rows.
@@ -205,7 +205,7 @@ extension DamageRenderTests {
             _ = try renderer.render(evaluator.snapshot(scene: index, at: 0.5 + Double(k) / 30), width: 1280, height: 720)
             // The first frame is drawn whole, and the second too: only then does a small change promise another.
             guard k > 1 else { continue }
-            let areas = try #require(renderer.lastDamage, "drawn in areas")
+            let areas = try #require(renderer.statistics.lastDamage, "drawn in areas")
             area += areas.reduce(0) { $0 + $1.area }
             frames += 1
         }
@@ -235,7 +235,7 @@ extension DamageRenderTests {
                                         holdsLastFrame: true)
                 }
                 frames += 1
-                if renderer.lastDamage?.isEmpty == false { damaged += 1 }
+                if renderer.statistics.lastDamage?.isEmpty == false { damaged += 1 }
                 let expected = try reference.render(snapshot, width: width, height: height)
                 let drawn = (0..<height).flatMap { y in pixels[(y * stride)..<(y * stride + width * 4)] }
                 guard drawn == expected.bytes else {
@@ -267,7 +267,7 @@ extension DamageRenderTests {
         var damaged: [Int] = []
         for k in 0..<30 {
             try renderer.render(frame(k), into: pixels, width: 640, height: 360, stride: 640 * 4, holdsLastFrame: holdsLastFrame)
-            if renderer.lastDamage != nil { damaged.append(k) }
+            if renderer.statistics.lastDamage != nil { damaged.append(k) }
             if k == 11 { #expect(renderer.wholeFrames == 11, "frames 1 to 11 drawn whole for their changes") }
             let whole = try FrameRenderer().render(frame(k), width: 640, height: 360).bytes
             #expect(Array(UnsafeRawBufferPointer(start: pixels, count: count)) == whole, "frame \(k)")
@@ -305,9 +305,9 @@ extension DamageRenderTests {
         // A caller that vouches keeps the last frame itself, so the renderer keeps no copy: another buffer gets a
         // whole frame. Otherwise the areas are drawn, over the buffer or over the renderer's copy.
         if holdsLastFrame && otherBuffer {
-            #expect(renderer.lastDamage == nil, "drawn whole")
+            #expect(renderer.statistics.lastDamage == nil, "drawn whole")
         } else {
-            #expect(renderer.lastDamage?.isEmpty == false, "drawn in areas")
+            #expect(renderer.statistics.lastDamage?.isEmpty == false, "drawn in areas")
         }
 
         let whole = try FrameRenderer().render(frame(18), width: 640, height: 360).bytes

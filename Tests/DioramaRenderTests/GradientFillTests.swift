@@ -101,7 +101,7 @@ import Testing
             #expect(edges.filter { $0 }.count < drawn / 4, "\(edges.filter { $0 }.count) edge pixels of \(drawn)")
             // Not vacuous: the fill covers a good part of the frame, and our evaluation drew it.
             #expect(drawn > actual.bytes.count / 4 / 20, "\(drawn) pixels drawn")
-            #expect(ours.evaluatedGradientFills == (placement == "faded group" ? 2 : 1) && cairo.evaluatedGradientFills == 0)
+            #expect(ours.statistics.evaluatedGradientFills == (placement == "faded group" ? 2 : 1) && cairo.statistics.evaluatedGradientFills == 0)
         }
     }
 
@@ -141,7 +141,7 @@ import Testing
                 #expect(comparison.largest <= 3, "\(name), \(width)x\(height): largest difference \(comparison.largest)")
                 // Not vacuous: the node shows, and our evaluation masked it.
                 #expect(drawn > 200, "\(drawn) pixels drawn")
-                #expect(ours.evaluatedGradientMasks == 1 && cairo.evaluatedGradientMasks == 0)
+                #expect(ours.statistics.evaluatedGradientMasks == 1 && cairo.statistics.evaluatedGradientMasks == 0)
             }
         }
     }
@@ -159,7 +159,7 @@ import Testing
             let ours = FrameRenderer(), cairo = FrameRenderer()
             cairo.choices.evaluatesGradients = false
             let comparison = FrameComparison(try ours.render(snapshot, width: 300, height: 220), try cairo.render(snapshot, width: 300, height: 220))
-            #expect(ours.evaluatedGradientFills == 1)
+            #expect(ours.statistics.evaluatedGradientFills == 1)
             #expect(comparison.largest <= 3, "\(comparison.largest)")
         }
     }
@@ -183,7 +183,7 @@ import Testing
             cairo.choices.evaluatesGradients = false
             let same = try ours.render(frame, width: 300, height: 220).bytes == cairo.render(frame, width: 300, height: 220).bytes
             #expect(same)
-            #expect(ours.evaluatedGradientFills == 0 && ours.evaluatedGradientMasks == 0)
+            #expect(ours.statistics.evaluatedGradientFills == 0 && ours.statistics.evaluatedGradientMasks == 0)
         }
     }
 
@@ -246,7 +246,7 @@ import Testing
                 cairo_destroy(cr)
             }
             // Parts the fill misses draw nothing.
-            #expect(reference ? renderer.evaluatedGradientFills == 0 : renderer.evaluatedGradientFills >= min(parts.count, 4))
+            #expect(reference ? renderer.statistics.evaluatedGradientFills == 0 : renderer.statistics.evaluatedGradientFills >= min(parts.count, 4))
             cairo_surface_flush(surface)
             let data = cairo_image_surface_get_data(surface)!
             return Array(UnsafeBufferPointer(start: data, count: Int(cairo_image_surface_get_stride(surface)) * height))
@@ -285,7 +285,7 @@ import Testing
                     #expect(same, "\(Self.paints[index].name), \(placement), \(width)x\(height), step \(step), \(renderer.threads) threads")
                 }
                 // An area cutting through the fill's rows (the fill spans about half the frame's height).
-                if let areas = damaged.lastDamage, !areas.isEmpty, areas.allSatisfy({ $0.height < height / 4 }) { cut += 1 }
+                if let areas = damaged.statistics.lastDamage, !areas.isEmpty, areas.allSatisfy({ $0.height < height / 4 }) { cut += 1 }
             }
             #expect(cut >= 3, "\(cut) frames drawn in areas cutting through the fill")
         }
@@ -342,7 +342,7 @@ import Testing
                 let snapshot = frame(step % 2 == 0 ? 0 : step)
                 let expected = try whole.render(snapshot, width: width, height: height)
                 let same = try damaged.render(snapshot, width: width, height: height).bytes == expected.bytes
-                #expect(same, "\(variant), \(width)x\(height), step \(step), in areas \(String(describing: damaged.lastDamage))")
+                #expect(same, "\(variant), \(width)x\(height), step \(step), in areas \(String(describing: damaged.statistics.lastDamage))")
                 for renderer in threaded {
                     let same = try renderer.render(snapshot, width: width, height: height).bytes == expected.bytes
                     #expect(same, "\(variant), \(width)x\(height), step \(step), \(renderer.threads) threads")
@@ -355,8 +355,8 @@ import Testing
             }
             // Not vacuous: the fills and strokes went through coverages, and some frames were drawn in areas.
             // (A faded child's layer is drawn without the clip, then painted through it: its fill and stroke are not.)
-            #expect(whole.coveredSolids >= 8 * (variant == "faded child" ? 2 : 4) && cairo.coveredSolids == 0, "\(whole.coveredSolids) covered")
-            #expect(damaged.lastDamage != nil)
+            #expect(whole.statistics.coveredSolids >= 8 * (variant == "faded child" ? 2 : 4) && cairo.statistics.coveredSolids == 0, "\(whole.statistics.coveredSolids) covered")
+            #expect(damaged.statistics.lastDamage != nil)
         }
     }
 

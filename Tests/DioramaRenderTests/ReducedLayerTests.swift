@@ -61,8 +61,8 @@ import Testing
             }
         }
         // The glow, the shadowed square and the glow in the group's layer, in every frame.
-        #expect(renderers[0].reducedLayersPaintedByPixman == 3 * Self.cases.count)
-        #expect(reference.reducedLayersPaintedByPixman == 3 * Self.cases.count)
+        #expect(renderers[0].statistics.reducedLayersPaintedByPixman == 3 * Self.cases.count)
+        #expect(reference.statistics.reducedLayersPaintedByPixman == 3 * Self.cases.count)
     }
 
     /// pixman's paint is cairo's but for a rounding of where the samples fall: within two levels.
@@ -76,8 +76,8 @@ import Testing
                                                     try reference.render(frame, width: 320, height: 300))
             #expect(difference <= 2, "blur \(blur), opacity \(opacity): \(difference) levels")
         }
-        #expect(reference.reducedLayersPaintedByPixman == 0)
-        #expect(renderer.reducedLayersPaintedByPixman == 3 * Self.cases.count)
+        #expect(reference.statistics.reducedLayersPaintedByPixman == 0)
+        #expect(renderer.statistics.reducedLayersPaintedByPixman == 3 * Self.cases.count)
     }
 
     /// The shipped scenes with wide blurs (the flower's breath among them), at times across the blurs, on one and two
@@ -90,7 +90,7 @@ import Testing
             let renderer = FrameRenderer(imageDirectory: directory, threads: threads)
             let reference = FrameRenderer(imageDirectory: directory)
             reference.choices.tightensReducedLayers = false
-            defer { #expect(renderer.reducedLayersPaintedByPixman > 0 || threads > 1) }
+            defer { #expect(renderer.statistics.reducedLayersPaintedByPixman > 0 || threads > 1) }
             for index in loaded.document.scenes.indices {
                 for time in [0.5, 4.4, 5.3, 6.8, 7.9] {
                     let snapshot = evaluator.snapshot(scene: index, at: time)

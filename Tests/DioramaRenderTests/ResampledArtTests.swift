@@ -102,7 +102,7 @@ import Testing
                     "\(degrees)°, \(width)x\(height): largest difference \(largest), \(far) pixels off by more than 2")
             // Not vacuous: the sails are drawn, by the resampler (at 0° too: they sit between pixels).
             #expect(drawn > pixels / 50, "\(drawn) pixels drawn")
-            #expect(renderer.resampledPaints == 1 && everyCell.resampledPaints == 1 && cairo.resampledPaints == 0)
+            #expect(renderer.statistics.resampledPaints == 1 && everyCell.statistics.resampledPaints == 1 && cairo.statistics.resampledPaints == 0)
         }
     }
 
@@ -127,7 +127,7 @@ import Testing
                 let same = try single.render(next, width: width, height: height).bytes == whole.render(next, width: width, height: height).bytes
                 #expect(same, "\(degrees + step)°, \(width)x\(height), after \(degrees + step - 3)°")
             }
-            #expect(single.lastDamage?.isEmpty == false)
+            #expect(single.statistics.lastDamage?.isEmpty == false)
         }
         // Clip-safe (the parts may cut it anywhere, placed between pixels or turned), but for a picture inside a
         // clip shape: its rectangle's edge and the shape's outline are cut together differently under other clips.
@@ -156,10 +156,10 @@ import Testing
                                                  fill: .solid(RenderFixtures.red))
                 let frame = Snapshot(canvas: still.canvas, background: still.background, nodes: [square] + still.nodes)
                 let same = try damaged.render(frame, width: width, height: height).bytes == whole.render(frame, width: width, height: height).bytes
-                #expect(same, "\(degrees)°, \(width)x\(height), step \(step), areas \(String(describing: damaged.lastDamage))")
+                #expect(same, "\(degrees)°, \(width)x\(height), step \(step), areas \(String(describing: damaged.statistics.lastDamage))")
                 // An area cutting through the drawing: shorter than the drawing (at least 200 of the 600 or 457 rows;
                 // areas cut by rows, widening over what they reach).
-                if let areas = damaged.lastDamage, !areas.isEmpty, areas.allSatisfy({ $0.height < height / 4 }) { cut += 1 }
+                if let areas = damaged.statistics.lastDamage, !areas.isEmpty, areas.allSatisfy({ $0.height < height / 4 }) { cut += 1 }
             }
             // A picture inside a clip shape is not clip-safe: its areas grow to hold it whole.
             let clipSafe = !(picture && clipped)
@@ -170,9 +170,9 @@ import Testing
     @Test func aSoftClipIsResampledThroughAScratchSurface() throws {
         let renderer = FrameRenderer()
         _ = try renderer.render(snapshot(degrees: 30, clipped: true), width: 800, height: 600)
-        #expect(renderer.resampledPaints == 1 && renderer.resampledThroughSoftClips == 1)
+        #expect(renderer.statistics.resampledPaints == 1 && renderer.statistics.resampledThroughSoftClips == 1)
         _ = try renderer.render(snapshot(degrees: 31), width: 800, height: 600)
-        #expect(renderer.resampledPaints == 2 && renderer.resampledThroughSoftClips == 1)
+        #expect(renderer.statistics.resampledPaints == 2 && renderer.statistics.resampledThroughSoftClips == 1)
     }
 
     @Test func inkCellsMarkTheCellsHoldingAlpha() {

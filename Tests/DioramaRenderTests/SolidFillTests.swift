@@ -34,7 +34,7 @@ import Testing
             cairo_destroy(cr)
         }
         cairo_surface_flush(surface)
-        return (Array(UnsafeBufferPointer(start: pixels, count: width * height)), renderer.filledSolids)
+        return (Array(UnsafeBufferPointer(start: pixels, count: width * height)), renderer.statistics.filledSolids)
     }
 
     private static func fill(_ geometry: Geometry, _ color: Color = RenderFixtures.red) -> ShapeSnapshot {
@@ -106,7 +106,7 @@ import Testing
             let gradient = Paint.linear(stops: [GradientStop(location: 0, color: .white), GradientStop(location: 1, color: RenderFixtures.red)],
                                         start: .topLeading, end: .bottomTrailing)
             let shaded = Self.draw(ShapeSnapshot(geometry: .path(PathData(commands: commands)), fill: gradient, stroke: nil), renderer: renderer)
-            #expect(renderer.evaluatedGradientFills == 1)
+            #expect(renderer.statistics.evaluatedGradientFills == 1)
             #expect(zip(shaded.bytes, bytes).allSatisfy { $0 >> 24 == $1 >> 24 }, "triangle \(corners): the gradient's coverage")
         }
     }
@@ -233,7 +233,7 @@ import Testing
                             bounds: Rect(x: 0, y: 0, width: 200, height: 200), alpha: 1, in: cr)
             cairo_destroy(cr)
         }
-        #expect(large.filledSolids == 1, "60 pixels across: ours; 80: cairo's")
+        #expect(large.statistics.filledSolids == 1, "60 pixels across: ours; 80: cairo's")
         // Far beyond cairo's fixed point: left to cairo, which clamps.
         #expect(Self.draw(Self.fill(.rect(Rect(x: -5e6, y: 10, width: 1e7, height: 20), cornerRadius: 0))).filled == 0)
 
@@ -243,7 +243,7 @@ import Testing
         let cr = cairo_create(mask)!
         renderer.drawShape(circle, bounds: Rect(x: 0, y: 0, width: 100, height: 100), alpha: 1, in: cr)
         cairo_destroy(cr)
-        #expect(renderer.filledSolids == 0)
+        #expect(renderer.statistics.filledSolids == 0)
     }
 
     /// Curves and lines of a path, and shapes that are empty or not finite, neither trap nor spill.
@@ -340,7 +340,7 @@ import Testing
             #expect(try single.render(frame, width: 640, height: 360).bytes == expected, "damage areas, step \(step)")
             #expect(try threaded.render(frame, width: 640, height: 360).bytes == expected, "2 threads, step \(step)")
         }
-        #expect(reference.filledSolids == 4, "the mover ours, once a frame; the circles cairo's")
+        #expect(reference.statistics.filledSolids == 4, "the mover ours, once a frame; the circles cairo's")
     }
 
     /// A leaf shape filled without cairo's save, transform and restore (`fillWithoutSaving`) is the shape drawn the
@@ -421,7 +421,7 @@ import Testing
                 #expect(differing == 0, "step \(step), \(renderer.threads) threads: \(differing) bytes differ")
             }
         }
-        #expect(reference.leavesFilledWithoutSaving == 0)
-        #expect(renderers[0].leavesFilledWithoutSaving >= 3 * 70, "most leaves filled without saving")
+        #expect(reference.statistics.leavesFilledWithoutSaving == 0)
+        #expect(renderers[0].statistics.leavesFilledWithoutSaving >= 3 * 70, "most leaves filled without saving")
     }
 }

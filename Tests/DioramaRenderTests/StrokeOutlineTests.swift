@@ -29,7 +29,7 @@ import Testing
         let ours = FrameRenderer(), cairo = FrameRenderer()
         let a = SolidFillTests.draw(shape, matrix: matrix, alpha: alpha, background: background, renderer: ours)
         let b = SolidFillTests.draw(shape, matrix: matrix, alpha: alpha, background: background, ours: false, renderer: cairo)
-        return (a.bytes, b.bytes, ours.outlinedStrokes, cairo.outlinedStrokes)
+        return (a.bytes, b.bytes, ours.statistics.outlinedStrokes, cairo.statistics.outlinedStrokes)
     }
 
     /// Strokes whose area is known: each pixel's coverage summed is that area, and no pixel is further from cairo's
@@ -194,11 +194,11 @@ import Testing
             let strips = SolidFillTests.draw(shape, matrix: turn.cairoMatrix, background: 0xFF33_6699,
                                              parts: stride(from: 0, to: 120, by: 11).map { PixelRect(x: $0, y: 0, width: min(11, 120 - $0), height: 90) })
             let (sameBands, sameStrips) = (bands.bytes == whole.bytes, strips.bytes == whole.bytes)
-            #expect(sameBands, "bands, trial \(trial), ours \(renderer.outlinedStrokes)")
+            #expect(sameBands, "bands, trial \(trial), ours \(renderer.statistics.outlinedStrokes)")
             // cairo's stroke (sharp turns of thick strokes, two points closed) cut by a clip's side moves some edge
             // pixels by a level: the renderer cuts those by rows only (FrameDamage.swift).
-            #expect(sameStrips || renderer.outlinedStrokes == 0, "strips, trial \(trial)")
-            outlined += renderer.outlinedStrokes
+            #expect(sameStrips || renderer.statistics.outlinedStrokes == 0, "strips, trial \(trial)")
+            outlined += renderer.statistics.outlinedStrokes
         }
         // Not vacuous: most strokes were ours (sharp turns of thick strokes fold over and are cairo's).
         #expect(outlined >= 20, "\(outlined) of 30 outlined by our own code")

@@ -40,7 +40,7 @@ import Testing
                     let expected = try single.render(snapshot, width: size.width, height: size.height)
                     for renderer in threaded {
                         let actual = try renderer.render(snapshot, width: size.width, height: size.height)
-                        if renderer.lastDamage == nil { whole += 1 } else { damaged += 1 }
+                        if renderer.statistics.lastDamage == nil { whole += 1 } else { damaged += 1 }
                         if let difference = difference(expected, actual) {
                             Issue.record("""
                                 \(scene.id) at \(String(format: "%.3f", time)) s, \(size.width)x\(size.height), \(renderer.threads) \
@@ -51,7 +51,7 @@ import Testing
                     }
                 }
             }
-            layered += threaded.map(\.layeredRuns).reduce(0, +)
+            layered += threaded.map(\.statistics.layeredRuns).reduce(0, +)
         }
         // Not vacuous: both ways of drawing a frame were taken, and siblings were drawn in layers.
         #expect(damaged > 20 && whole > 20, "\(damaged) frames drawn in areas, \(whole) whole")
@@ -121,7 +121,7 @@ import Testing
         let threaded = FrameRenderer(threads: 2), single = FrameRenderer()
         for k in 0..<4 {
             #expect(try threaded.render(frame(k), width: 400, height: 300) == single.render(frame(k), width: 400, height: 300), "frame \(k)")
-            #expect(threaded.lastDamage == nil, "frame \(k) drawn whole")
+            #expect(threaded.statistics.lastDamage == nil, "frame \(k) drawn whole")
         }
         #expect(threaded.bandCosts.count == 2, "\(threaded.bandCosts)")
         #expect(threaded.bandCosts.allSatisfy { $0.count == 4 && $0.allSatisfy { $0 >= 0 } }, "\(threaded.bandCosts)")
@@ -173,12 +173,12 @@ import Testing
             #expect(buffer.bytes == (try single.render(snapshot, width: 400, height: 300)).bytes, "step \(step)")
             if step == 0 {
                 // The first frame is whole: the run is layered.
-                #expect(threaded.layeredRuns == 1)
+                #expect(threaded.statistics.layeredRuns == 1)
             } else {
-                #expect(threaded.lastDamage?.isEmpty == false, "step \(step) drawn in an area")
+                #expect(threaded.statistics.lastDamage?.isEmpty == false, "step \(step) drawn in an area")
             }
         }
-        #expect(threaded.layeredRuns == 1, "no layers in the small areas")
+        #expect(threaded.statistics.layeredRuns == 1, "no layers in the small areas")
     }
 
     /// A piece of a frame draws only the nodes whose footprints reach into it, in their order.
