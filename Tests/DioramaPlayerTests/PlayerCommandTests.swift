@@ -4,7 +4,8 @@ import DioramaTestSupport
 import Testing
 
 extension WindowSuites {
-    /// A show controller's commands (what `--osc` receives) act as the keys do.
+    /// A show controller's commands (what `--osc` receives) act as the keys do, at the frame they come (their decisions,
+    /// volume, language and problems, are tested without a window in `ShowStateTests`).
     @Suite struct PlayerCommandTests {
         init() throws {
             try VideoSystem.start(driver: "dummy")
@@ -34,30 +35,6 @@ extension WindowSuites {
             h.player.perform(.previous, now: h.clock.now)
             try h.player.step()
             #expect(h.position.sceneIndex == 0)
-        }
-
-        @Test func volumeAndLanguageChangeAndUnknownScenesOrLanguagesAreProblemsNotActions() throws {
-            let h = try PlayerHarness()
-            h.player.perform(.volume(0.25), now: h.clock.now)
-            #expect(h.player.volume == 0.25 && h.output.volume == 0.25)
-            #expect(h.player.perform(.language("ja"), now: h.clock.now) == nil)
-            #expect(h.player.language == "ja")
-            #expect(h.player.perform(.language("fr"), now: h.clock.now) == "no language 'fr': the playlist offers en, zh, ja")
-            #expect(h.player.perform(.sceneID("lake"), now: h.clock.now) == "no scene 'lake': the scenes are ocean, swing, flower")
-            #expect(h.player.perform(.scene(3), now: h.clock.now) == "no scene number 4: the playlist has 3")
-            try h.player.step()
-            #expect(h.position.sceneIndex == 0 && h.player.language == "ja")
-        }
-
-        @Test func anUnknownSceneIsAProblemOncePerKindWithItsIdCutShort() throws {
-            let h = try PlayerHarness()
-            let id = String(repeating: "x", count: 3000)
-            let problems = (0..<100).compactMap { _ in h.player.perform(.sceneID(id), now: h.clock.now) }
-            #expect(problems == ["no scene '\(String(repeating: "x", count: 40))…': the scenes are ocean, swing, flower"])
-            #expect(h.player.perform(.language(id), now: h.clock.now)
-                == "no language '\(String(repeating: "x", count: 40))…': the playlist offers en, zh, ja")
-            #expect(h.player.perform(.language("fr"), now: h.clock.now) == nil, "a second unknown language is counted, not said")
-            #expect(h.player.perform(.scene(7), now: h.clock.now) == "no scene number 8: the playlist has 3")
         }
     }
 }

@@ -6,17 +6,12 @@ import Foundation
 import DioramaTestSupport
 import Testing
 
-/// Monotonic seconds the test moves by hand.
-final class TestClock {
-    var now = 100.0
-}
-
 /// A player in a real SDL window (dummy, offscreen or X11 driver) with a clock and a sound output the
 /// test drives: events are pushed into SDL's queue and each `step()` handles them like a frame would.
 final class PlayerHarness {
     let player: Player
     let output: ManualSoundOutput
-    let clock: TestClock
+    let clock: ManualClock
     let settingsPath: String
 
     static let rate = 48_000
@@ -33,10 +28,10 @@ final class PlayerHarness {
          load: ((String) -> Result<LoadedPlaylist, PlaylistLoadFailure>)? = nil,
          audioOpened: @escaping (LoadedPlaylist) -> [String] = { _ in [] },
          scenes: any SceneSource = ClockSceneSource(),
-         sharedClock: (TestClock) -> (any SharedShowClock)? = { _ in nil }, onlyScene: String? = nil, sceneOffset: Int = 0) throws {
+         sharedClock: (ManualClock) -> (any SharedShowClock)? = { _ in nil }, onlyScene: String? = nil, sceneOffset: Int = 0) throws {
         let temporary = try TemporaryFolder()
         let settingsPath = settingsPath ?? temporary.path("diorama/settings.json")
-        let clock = TestClock()
+        let clock = ManualClock()
         let output = ManualSoundOutput(sampleRate: Self.rate)
         output.latency = latency
         var options = PlayerOptions(scenesPath: scenesPath, settingsPath: settingsPath)
