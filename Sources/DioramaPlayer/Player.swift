@@ -78,7 +78,8 @@ public enum PlayerStartError: Error, CustomStringConvertible {
 /// live reload and the saved language. One frame per `step()`; `run()` loops until the end.
 public final class Player {
     public let options: PlayerOptions
-    public let window: PlayerWindow
+    /// The SDL window (`PlayerWindow`), or the screen a test gave in `dependencies.openScreen`.
+    public let window: any PlayerScreen
     public private(set) var playlist: LoadedPlaylist
     public private(set) var playback: PlaylistPlayback
     public private(set) var viewer: StoryViewer
@@ -181,8 +182,7 @@ public final class Player {
         let prerendered = dependencies.makeBackgroundRenderer.map { make in
             BackgroundFrame(startFrame, width: Int(expected.width), height: Int(expected.height), renderer: { make(imageDirectory) })
         }
-        let window = try PlayerWindow.open(title: "Diorama", width: Int(size.width), height: Int(size.height), vsync: options.vsync,
-                                           fullscreen: options.fullscreen, renderer: options.renderer)
+        let window = try dependencies.openScreen(size, options)
         self.window = window
         state = ShowState(language: language)
         // The first frame (the playlist's start) is on screen while the sounds finish loading.
@@ -255,7 +255,7 @@ public final class Player {
     }
 
     /// Presents the first frame, from the background render when it has the window's size; returns when it was presented.
-    private static func present(_ frame: Snapshot, prerendered: BackgroundFrame?, in window: PlayerWindow,
+    private static func present(_ frame: Snapshot, prerendered: BackgroundFrame?, in window: any PlayerScreen,
                                 dependencies: PlayerDependencies) throws(WindowError) -> Double {
         let viewport = Letterbox(canvas: frame.canvas, window: window.drawableSize).viewport
         let ready = prerendered?.wait()

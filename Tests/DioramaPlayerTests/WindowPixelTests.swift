@@ -153,12 +153,12 @@ extension WindowSuites.WindowPixelTests {
         for step in 0..<10 {
             if step == 6 {
                 // Something else drew on the surface, and the window was exposed.
-                let surface = try #require(SDL_GetWindowSurface(h.player.window.window))
+                let surface = try #require(SDL_GetWindowSurface(h.window.window))
                 #expect(SDL_FillRect(surface, nil, 0xFF12_3456) == 0)
                 var event = SDL_Event()
                 event.type = SDL_WINDOWEVENT.rawValue
                 event.window.event = UInt8(SDL_WINDOWEVENT_EXPOSED.rawValue)
-                event.window.windowID = h.player.window.id
+                event.window.windowID = h.window.id
                 #expect(SDL_PushEvent(&event) == 1)
             }
             try h.advance(1.0 / 30)

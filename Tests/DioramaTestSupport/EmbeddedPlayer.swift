@@ -1,3 +1,4 @@
+import DioramaDocument
 import DioramaMixer
 import DioramaPlayer
 import DioramaTimeline
@@ -121,4 +122,48 @@ public final class ManualShowClock: SharedShowClock {
         anchorSeconds = seconds
         playing = true
     }
+}
+
+/// A player's screen in memory: frames are drawn into an array, events are given by hand (`events`), and what the
+/// player asked of the window is recorded. No SDL: players on it run in parallel with each other.
+public final class EmbeddedScreen: PlayerScreen {
+    public var drawableSize: Size
+    /// Events for the player's next frames, first first.
+    public var events: [WindowEvent] = []
+    public private(set) var title = ""
+    public private(set) var isFullscreen = false
+    public private(set) var framesPresented = 0
+    private var frame: (pixels: [UInt32], width: Int, height: Int) = ([], 0, 0)
+
+    public init(size: Size) {
+        drawableSize = size
+    }
+
+    public var rendererName: String { "embedded" }
+    public var videoDriver: String { "embedded" }
+
+    public func nextEvent(canvas: Size) -> WindowEvent? {
+        events.isEmpty ? nil : events.removeFirst()
+    }
+
+    public func drawFrame(viewport: Rect, clock: () -> Double,
+                          draw: (_ pixels: UnsafeMutableRawPointer, _ width: Int, _ height: Int, _ stride: Int, _ holdsLastDraw: Bool) -> Void)
+        throws(WindowError) -> (draw: Double, upload: Double) {
+        let width = max(1, Int(viewport.width)), height = max(1, Int(viewport.height))
+        if frame.width != width || frame.height != height {
+            frame = ([UInt32](repeating: 0, count: width * height), width, height)
+        }
+        let start = clock()
+        frame.pixels.withUnsafeMutableBytes { draw($0.baseAddress!, width, height, width * 4, false) }
+        return (clock() - start, 0)
+    }
+
+    public func present() { framesPresented += 1 }
+
+    /// The last frame drawn, the viewport's size.
+    public func readPixels() throws(WindowError) -> (pixels: [UInt32], width: Int, height: Int) { frame }
+
+    public func setTitle(_ title: String) { self.title = title }
+
+    public func toggleFullscreen() { isFullscreen.toggle() }
 }
