@@ -33,20 +33,6 @@ public struct PlayerOptions: Sendable {
     }
 }
 
-/// Seconds one frame cost, by stage.
-public struct FrameCost: Sendable, Equatable {
-    /// Evaluating the scene and composing it with the overlay into one snapshot.
-    public var compose: Double = 0
-    /// Drawing the snapshot into the texture's pixels.
-    public var render: Double = 0
-    /// Unlocking the texture (the upload) and copying it to the window.
-    public var upload: Double = 0
-    /// Presenting (includes waiting for vertical blank when vsync is on).
-    public var present: Double = 0
-
-    public var total: Double { compose + render + upload + present }
-}
-
 /// Why a player run ended.
 public enum PlayerEnd: Sendable, Equatable {
     /// Q, Esc or the window closed.
@@ -87,23 +73,13 @@ public final class Player {
     public private(set) var state: ShowState
     /// The load error shown in the banner, one line per diagnostic; empty when the file is good.
     public private(set) var banner: [String] = []
-    public private(set) var framesPresented = 0
-    /// Monotonic seconds when the player was created and when its first frame was presented.
+    /// Monotonic seconds when the player was created.
     public let startTime: Double
-    /// Monotonic seconds when the first frame (the playlist's start, drawn while the sounds load) was presented.
-    public private(set) var firstFrameTime: Double?
-    /// Monotonic seconds when the first frame of playback (sound running) was presented.
-    public private(set) var firstPlayingFrameTime: Double?
-    /// Seconds spent on the last frame: evaluating and composing its snapshot, rendering it into the
-    /// texture, uploading (unlock and copy) and presenting.
-    public private(set) var lastFrameCost = FrameCost()
+    /// The frame loop's record: frames presented and skipped, the last one's cost and picture, the presentation lead.
+    public private(set) var frames = FrameRecord()
     public private(set) var end: PlayerEnd?
     /// When set, each `step()` reads the drawn frame back from the window before presenting it (tests).
     public var capturesFrames = false
-    /// The last frame read back: ARGB8888 pixels of the whole drawable.
-    public private(set) var capturedFrame: (pixels: [UInt32], width: Int, height: Int)?
-    /// The snapshot of the last frame and the window rectangle it was drawn in, in pixels.
-    public private(set) var lastFrame: (snapshot: Snapshot, viewport: Rect)?
 
     /// Keeps the playback on the shared show clock (`--link`); nil when the player keeps time alone.
     public private(set) var sync: ShowSync?
@@ -123,18 +99,6 @@ public final class Player {
     public var beforeFrame: ((Player, Double) -> Void)?
     /// The scene being left by the last navigation and its time then, so it slides away as it was.
     private var outgoing: (scene: Int, time: Double)?
-    private var lastFrameStart: Double?
-    /// True when the window's last frame was drawn by `dependencies.renderer` (not the first frame's copy of a
-    /// background render, nor cleared after a failure), so it may draw only what changed over it.
-    private var rendererDrewLast = false
-    /// Set when the window must be drawn again although the frame did not change (resized, uncovered).
-    private var needsDraw = true
-    /// Identical frames in a row that were not drawn again (paused, nothing moving).
-    public private(set) var framesSkipped = 0
-    /// Whether the last `step()` found nothing new to draw.
-    public private(set) var lastStepSkipped = false
-    /// Frames of the audio clock that pass between reading the clock and presenting the frame drawn for it.
-    private var presentationLead = 0.0
 
     /// Lines for the terminal: a corrupt settings file, the audio device, sounds that failed to load.
     public private(set) var notes: [String] = []
@@ -187,7 +151,7 @@ public final class Player {
         state = ShowState(language: language)
         // The first frame (the playlist's start) is on screen while the sounds finish loading.
         do {
-            firstFrameTime = try Self.present(startFrame, prerendered: prerendered, in: window, dependencies: dependencies)
+            frames.firstTime = try Self.present(startFrame, prerendered: prerendered, in: window, dependencies: dependencies)
         } catch {
             throw .window(error)
         }
@@ -325,7 +289,7 @@ public final class Player {
     /// One frame: handle input, reload if the file changed, schedule sound, draw and present.
     public func step() throws(WindowError) {
         let now = dependencies.now()
-        lastFrameStart = now
+        frames.start = now
         beforeFrame?(self, now)
         handleEvents(now: now)
         for intent in viewer.advance(to: now) { perform(intent, from: .viewer, now: now) }
@@ -338,7 +302,7 @@ public final class Player {
         // Draw the moment that will be heard when this frame reaches the screen: now, plus what drawing and
         // presenting have been taking.
         let heardNow = audio.output.heardFrame()
-        let heardFrame = heardNow + presentationLead
+        let heardFrame = heardNow + frames.presentationLead
         let heard = playback.position(atHeard: heardFrame)
         if heard.hasEnded {
             end = .finished
@@ -349,47 +313,43 @@ public final class Player {
         let frame = composeFrame(heard: heard, offset: offset, now: now)
         let composed = dependencies.now()
         // Paused with nothing moving: the picture on screen is already this frame; save the work.
-        if !needsDraw, !capturesFrames, let lastFrame, lastFrame.snapshot == frame, lastFrame.viewport == letterbox.viewport {
-            framesSkipped += 1
+        if !frames.needsDraw, !capturesFrames, let last = frames.last, last.snapshot == frame, last.viewport == letterbox.viewport {
+            frames.skipped += 1
             // Nothing more is written while the picture holds: what is buffered (the held frame) goes out now.
-            if !lastStepSkipped { log?.flush() }
-            lastStepSkipped = true
+            if !frames.lastSkipped { log?.flush() }
+            frames.lastSkipped = true
             if let limit = options.maximumDuration, now - startTime >= limit { end = .limitReached }
             return
         }
-        needsDraw = false
-        lastStepSkipped = false
+        frames.needsDraw = false
+        frames.lastSkipped = false
         var renderFailure: String?
         let cost = try window.drawFrame(viewport: letterbox.viewport, clock: dependencies.now) { pixels, width, height, stride, holdsLastDraw in
             do {
                 try dependencies.renderer.draw(frame, into: pixels, width: width, height: height, stride: stride,
-                                               holdsLastFrame: holdsLastDraw && rendererDrewLast)
-                rendererDrewLast = true
+                                               holdsLastFrame: holdsLastDraw && frames.rendererDrewLast)
+                frames.rendererDrewLast = true
             } catch {
                 pixels.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)
-                rendererDrewLast = false
+                frames.rendererDrewLast = false
                 renderFailure = "\(error)"
             }
         }
         if let renderFailure, !notes.contains(renderFailure) { notes.append(renderFailure) }
-        lastFrame = (frame, letterbox.viewport)
-        if capturesFrames { capturedFrame = try window.readPixels() }
+        frames.last = (frame, letterbox.viewport)
+        if capturesFrames { frames.captured = try window.readPixels() }
         let beforePresent = dependencies.now()
         window.present()
         let presented = dependencies.now()
-        lastFrameCost = FrameCost(compose: composed - composeStart, render: cost.draw, upload: cost.upload,
-                                  present: presented - beforePresent)
-        if firstPlayingFrameTime == nil { firstPlayingFrameTime = presented }
+        frames.lastCost = FrameCost(compose: composed - composeStart, render: cost.draw, upload: cost.upload,
+                                    present: presented - beforePresent)
+        if frames.firstPlayingTime == nil { frames.firstPlayingTime = presented }
         let heardAtPresent = audio.output.heardFrame()
         let heardAtPresentRead = dependencies.now()
-        if heardAtPresent > heardNow {
-            // An average over a few frames, at most a tenth of a second.
-            let observed = heardAtPresent - heardNow
-            presentationLead = min(max(0.8 * presentationLead + 0.2 * observed, 0), Double(sampleRate) / 10)
-        }
+        frames.observePresentation(heardBefore: heardNow, heardAfter: heardAtPresent, sampleRate: sampleRate)
         if let log {
             let rate = Double(sampleRate)
-            log.frame(FrameLogEntry(index: framesPresented, monotonic: presented, audioFrame: heardFrame, audioClock: heardFrame / rate,
+            log.frame(FrameLogEntry(index: frames.presented, monotonic: presented, audioFrame: heardFrame, audioClock: heardFrame / rate,
                                     presentedAudioClock: heardAtPresent / rate, sceneIndex: heard.sceneIndex,
                                     sceneID: document.scenes[heard.sceneIndex].id, sceneTime: heard.sceneTime(sampleRate: sampleRate),
                                     paused: heard.isPaused, pageOffset: offset, presentedAudioClockSpan: heardAtPresentRead - presented))
@@ -399,18 +359,14 @@ public final class Player {
         } else {
             _ = playback.takeStartedCues()
         }
-        framesPresented += 1
-        if let limit = options.maximumFrames, framesPresented >= limit { end = .limitReached }
+        frames.presented += 1
+        if let limit = options.maximumFrames, frames.presented >= limit { end = .limitReached }
         if let limit = options.maximumDuration, presented - startTime >= limit { end = .limitReached }
     }
 
-    /// Keeps a loop without working vsync (software renderer, no display refresh) near 60 frames per
-    /// second; with `--no-vsync` frames come as fast as they can.
+    /// Keeps a loop without working vsync near 60 frames per second (`FrameRecord.pacingDelay`).
     private func pace() {
-        guard options.vsync || lastStepSkipped, let lastFrameStart else { return }
-        let interval = 1.0 / 60 * 0.97
-        let elapsed = dependencies.now() - lastFrameStart
-        if elapsed < interval { usleep(useconds_t((interval - elapsed) * 1_000_000)) }
+        if let delay = frames.pacingDelay(now: dependencies.now(), vsync: options.vsync) { usleep(useconds_t(delay * 1_000_000)) }
     }
 
     private func handleEvents(now: Double) {
@@ -422,7 +378,7 @@ public final class Player {
     public func handle(_ event: WindowEvent, now: Double) {
         switch event {
         case .close: end = .quit
-        case .resized: needsDraw = true
+        case .resized: frames.needsDraw = true
         case .input(let input):
             if case .pointerUp(let point) = input, tap(at: point, now: now) { return }
             for intent in viewer.handle(input, at: now, context: viewerContext) { perform(intent, from: .viewer, now: now) }
@@ -446,7 +402,7 @@ public final class Player {
     /// The topmost tappable node whose visible shape is at `point` in the scene as it is shown now (what is heard
     /// when this frame is presented), or nil. Nodes that cannot be tapped let the click through.
     public func tappableNode(at point: Point) -> String? {
-        let shown = playback.position(atHeard: audio.output.heardFrame() + presentationLead)
+        let shown = playback.position(atHeard: audio.output.heardFrame() + frames.presentationLead)
         guard !shown.hasEnded else { return nil }
         let scene = document.scenes[shown.sceneIndex]
         guard !scene.tappableNodeIDs.isEmpty else { return nil }

@@ -15,7 +15,7 @@ extension WindowSuites {
         }
 
         func title(_ h: PlayerHarness) -> String? {
-            for node in h.player.lastFrame?.snapshot.nodes ?? [] where node.id == "overlay.title" {
+            for node in h.player.frames.last?.snapshot.nodes ?? [] where node.id == "overlay.title" {
                 if case .text(let text) = node.content { return text.text }
             }
             return nil
@@ -104,7 +104,7 @@ extension WindowSuites {
             #expect(h.player.banner.count >= 1)
             #expect(h.player.banner.first?.hasPrefix("\(path):6:") == true, "\(h.player.banner)")
             #expect(h.player.banner.first?.contains(": error: ") == true)
-            #expect(h.player.lastFrame?.snapshot.nodes.contains { $0.id == "overlay.banner" } == true)
+            #expect(h.player.frames.last?.snapshot.nodes.contains { $0.id == "overlay.banner" } == true)
             #expect(h.position.sceneIndex == 1 && !h.position.isPaused)
             #expect(abs(h.sceneTime - 1.12) < 1e-9)
 
@@ -113,7 +113,7 @@ extension WindowSuites {
             try h.advance(0.06)
             try h.advance(0.06)
             #expect(h.player.banner.isEmpty)
-            #expect(h.player.lastFrame?.snapshot.nodes.contains { $0.id == "overlay.banner" } == false)
+            #expect(h.player.frames.last?.snapshot.nodes.contains { $0.id == "overlay.banner" } == false)
             #expect(h.player.playback.document.scenes[1].duration == Rational(6))
             #expect(h.position.sceneIndex == 1)
             #expect(abs(h.sceneTime - 1.24) < 1e-9)
