@@ -120,4 +120,17 @@ import Testing
         #expect(actions(&state, .quit) == [.quit])
         #expect(state.decide(.quit, from: .viewer, document: story, playhead: playing, now: 0) == [.log("quit"), .quit])
     }
+
+    @Test func anIntentActsTheSameFromTheKeysAsFromAControllerButForTheLogAndTheReloadsReason() {
+        var keys = ShowState(language: "en"), controller = ShowState(language: "en")
+        let intents: [ShowIntent] = [.go, .pause, .resume, .sceneID("swing"), .scene(5), .seek(1), .volume(0.5), .language("zh"),
+                                     .language("fr"), .next, .togglePause, .holdBegan, .holdEnded, .toggleMute, .cycleLanguage]
+        for intent in intents {
+            for playhead in [playing, paused] {
+                #expect(actions(&keys, intent, playhead: playhead) == actions(&controller, intent, from: .controller, playhead: playhead),
+                        "\(intent)")
+                #expect(keys == controller)
+            }
+        }
+    }
 }

@@ -72,40 +72,37 @@ public struct ShowState: Sendable, Equatable {
 
     /// Applies `intent` from `source` to the show of `document` whose playback was last commanded to `playhead`
     /// (the scene navigated to and its pause), at monotonic `now`: updates the state and gives what the player must do.
+    /// A controller's intents are logged as commands.
     public mutating func decide(_ intent: ShowIntent, from source: ShowIntent.Source, document: Document,
                                 playhead: PlaylistPosition, now: Double) -> [ShowEffect] {
-        guard source == .controller else { return apply(intent, source: source, document: document, playhead: playhead, now: now) }
-        var effects: [ShowEffect] = [.log("command", detail: String(describing: intent))]
+        let command: [ShowEffect] = source == .controller ? [.log("command", detail: String(describing: intent))] : []
+        return command + apply(intent, source: source, document: document, playhead: playhead, now: now)
+    }
+
+    private mutating func apply(_ intent: ShowIntent, source: ShowIntent.Source, document: Document,
+                                playhead: PlaylistPosition, now: Double) -> [ShowEffect] {
+        func then(_ intent: ShowIntent) -> [ShowEffect] {
+            apply(intent, source: source, document: document, playhead: playhead, now: now)
+        }
         let scenes = document.scenes
         switch intent {
         case .go:
-            effects += apply(.restart, source: source, document: document, playhead: playhead, now: now)
-            if playhead.isPaused { effects.append(.resume) }
-            return effects
-        case .pause where playhead.isPaused, .resume where !playhead.isPaused:
-            return effects
-        case .pause, .resume:
-            return effects + apply(.togglePause, source: source, document: document, playhead: playhead, now: now)
+            return then(.restart) + (playhead.isPaused ? [.resume] : [])
+        case .pause:
+            return playhead.isPaused ? [] : then(.togglePause)
+        case .resume:
+            return playhead.isPaused ? then(.togglePause) : []
         case .scene(let index) where !scenes.indices.contains(index):
-            return effects + problem("scene number", "no scene number \(index + 1): the playlist has \(scenes.count)")
+            return problem("scene number", "no scene number \(index + 1): the playlist has \(scenes.count)")
         case .sceneID(let id):
             guard let index = scenes.firstIndex(where: { $0.id == id }) else {
                 let ids = scenes.prefix(12).map { Self.cutShort($0.id) } + (scenes.count > 12 ? ["…"] : [])
-                return effects + problem("scene", "no scene '\(Self.cutShort(id))': the scenes are \(ids.joined(separator: ", "))")
+                return problem("scene", "no scene '\(Self.cutShort(id))': the scenes are \(ids.joined(separator: ", "))")
             }
-            return effects + apply(.scene(index), source: source, document: document, playhead: playhead, now: now)
+            return then(.scene(index))
         case .language(let code) where !document.languages.available.contains(code):
-            return effects + problem("language", "no language '\(Self.cutShort(code))': the playlist offers "
-                                         + document.languages.available.joined(separator: ", "))
-        default:
-            return effects + apply(intent, source: source, document: document, playhead: playhead, now: now)
-        }
-    }
-
-    /// An intent whose names are known to be good.
-    private mutating func apply(_ intent: ShowIntent, source: ShowIntent.Source, document: Document,
-                                playhead: PlaylistPosition, now: Double) -> [ShowEffect] {
-        switch intent {
+            return problem("language", "no language '\(Self.cutShort(code))': the playlist offers "
+                               + document.languages.available.joined(separator: ", "))
         case .next, .previous, .restart, .scene:
             holdPaused = false
             let navigation: Navigation = switch intent {
@@ -115,9 +112,6 @@ public struct ShowState: Sendable, Equatable {
             default: .restart
             }
             return [.log(String(describing: intent)), .navigate(navigation)]
-        case .go, .sceneID, .pause, .resume:
-            // A controller's; `decide` turned it into the above.
-            return []
         case .seek(let seconds):
             let scene = playhead.sceneIndex
             return [.seek(scene: scene, seconds: min(max(seconds, 0), document.scenes[scene].duration.doubleValue))]
