@@ -78,8 +78,9 @@ let package = Package(
         // A counting malloc for the allocation benchmark only; nothing links it (see the product above).
         .target(name: "CDioramaMallocCounter"),
 
-        // Shared fixtures and helpers for the test targets.
-        .target(name: "DioramaTestSupport", dependencies: ["DioramaDocument", "DioramaTimeline"], path: "Tests/DioramaTestSupport"),
+        // Shared fixtures and helpers for the test targets, and the player's stand-ins for time and sound (EmbeddedPlayer.swift).
+        .target(name: "DioramaTestSupport", dependencies: ["DioramaDocument", "DioramaTimeline", "DioramaMixer", "DioramaPlayer"],
+                path: "Tests/DioramaTestSupport"),
         .testTarget(name: "DioramaDocumentTests", dependencies: ["DioramaDocument", "DioramaTimeline", "DioramaTestSupport"], resources: [.copy("Corpus")]),
         .testTarget(name: "DioramaTimelineTests", dependencies: ["DioramaTimeline", "DioramaTestSupport"]),
         .testTarget(name: "DioramaMixerTests", dependencies: ["DioramaMixer", "DioramaTestSupport"]),

@@ -1,4 +1,3 @@
-import CSDL
 import DioramaAudio
 import DioramaDocument
 import DioramaTimeline
@@ -34,20 +33,6 @@ public struct PlayerOptions: Sendable {
     }
 }
 
-/// Seconds one frame cost, by stage.
-public struct FrameCost: Sendable, Equatable {
-    /// Evaluating the scene and composing it with the overlay into one snapshot.
-    public var compose: Double = 0
-    /// Drawing the snapshot into the texture's pixels.
-    public var render: Double = 0
-    /// Unlocking the texture (the upload) and copying it to the window.
-    public var upload: Double = 0
-    /// Presenting (includes waiting for vertical blank when vsync is on).
-    public var present: Double = 0
-
-    public var total: Double { compose + render + upload + present }
-}
-
 /// Why a player run ended.
 public enum PlayerEnd: Sendable, Equatable {
     /// Q, Esc or the window closed.
@@ -79,30 +64,22 @@ public enum PlayerStartError: Error, CustomStringConvertible {
 /// live reload and the saved language. One frame per `step()`; `run()` loops until the end.
 public final class Player {
     public let options: PlayerOptions
-    public let window: PlayerWindow
+    /// The SDL window (`PlayerWindow`), or the screen a test gave in `dependencies.openScreen`.
+    public let window: any PlayerScreen
     public private(set) var playlist: LoadedPlaylist
     public private(set) var playback: PlaylistPlayback
     public private(set) var viewer: StoryViewer
-    public private(set) var language: String
+    /// Language, volume, mute, the held pause, the toast: what the intents decide (`ShowState.decide`).
+    public private(set) var state: ShowState
     /// The load error shown in the banner, one line per diagnostic; empty when the file is good.
     public private(set) var banner: [String] = []
-    public private(set) var framesPresented = 0
-    /// Monotonic seconds when the player was created and when its first frame was presented.
+    /// Monotonic seconds when the player was created.
     public let startTime: Double
-    /// Monotonic seconds when the first frame (the playlist's start, drawn while the sounds load) was presented.
-    public private(set) var firstFrameTime: Double?
-    /// Monotonic seconds when the first frame of playback (sound running) was presented.
-    public private(set) var firstPlayingFrameTime: Double?
-    /// Seconds spent on the last frame: evaluating and composing its snapshot, rendering it into the
-    /// texture, uploading (unlock and copy) and presenting.
-    public private(set) var lastFrameCost = FrameCost()
+    /// The frame loop's record: frames presented and skipped, the last one's cost and picture, the presentation lead.
+    public private(set) var frames = FrameRecord()
     public private(set) var end: PlayerEnd?
     /// When set, each `step()` reads the drawn frame back from the window before presenting it (tests).
     public var capturesFrames = false
-    /// The last frame read back: ARGB8888 pixels of the whole drawable.
-    public private(set) var capturedFrame: (pixels: [UInt32], width: Int, height: Int)?
-    /// The snapshot of the last frame and the window rectangle it was drawn in, in pixels.
-    public private(set) var lastFrame: (snapshot: Snapshot, viewport: Rect)?
 
     /// Keeps the playback on the shared show clock (`--link`); nil when the player keeps time alone.
     public private(set) var sync: ShowSync?
@@ -118,31 +95,10 @@ public final class Player {
     private let settings: SettingsStore
     private var watch: FileWatch
     private var log: PlayLog?
-    /// Show controllers' commands ignored for naming what the playlist does not have, by kind ("scene", "scene
-    /// number", "language"): `perform` returns only the first of each kind as a problem.
-    public private(set) var ignoredCommands: [String: Int] = [:]
-    /// The master volume, 0...1.5 (1 unless changed with + / - or a show controller).
-    public private(set) var volume: Float = 1
-    private var muted = false
     /// Called at the start of every frame, before input: a show controller's commands go in here (`perform`).
     public var beforeFrame: ((Player, Double) -> Void)?
-    private var toast: (message: String, until: Double)?
-    /// The pause that a held press started, to be undone on release.
-    private var holdPaused = false
     /// The scene being left by the last navigation and its time then, so it slides away as it was.
     private var outgoing: (scene: Int, time: Double)?
-    private var lastFrameStart: Double?
-    /// True when the window's last frame was drawn by `dependencies.renderer` (not the first frame's copy of a
-    /// background render, nor cleared after a failure), so it may draw only what changed over it.
-    private var rendererDrewLast = false
-    /// Set when the window must be drawn again although the frame did not change (resized, uncovered).
-    private var needsDraw = true
-    /// Identical frames in a row that were not drawn again (paused, nothing moving).
-    public private(set) var framesSkipped = 0
-    /// Whether the last `step()` found nothing new to draw.
-    public private(set) var lastStepSkipped = false
-    /// Frames of the audio clock that pass between reading the clock and presenting the frame drawn for it.
-    private var presentationLead = 0.0
 
     /// Lines for the terminal: a corrupt settings file, the audio device, sounds that failed to load.
     public private(set) var notes: [String] = []
@@ -170,7 +126,7 @@ public final class Player {
         case .corrupt(let error):
             notes.append("warning: ignoring the settings file \(error.path): it \(error.reason); it will be replaced when you next choose a language with L")
         }
-        language = LanguageChoice.initial(languages: loaded.document.languages, override: options.languageOverride, saved: saved)
+        let language = LanguageChoice.initial(languages: loaded.document.languages, override: options.languageOverride, saved: saved)
 
         let canvas = loaded.document.canvas
         let size = options.windowSize ?? Size(width: canvas.width, height: canvas.height)
@@ -190,22 +146,12 @@ public final class Player {
         let prerendered = dependencies.makeBackgroundRenderer.map { make in
             BackgroundFrame(startFrame, width: Int(expected.width), height: Int(expected.height), renderer: { make(imageDirectory) })
         }
-        do {
-            try VideoSystem.start()
-        } catch {
-            throw .display(error)
-        }
-        let window: PlayerWindow
-        do {
-            window = try PlayerWindow(title: "Diorama", width: Int(size.width), height: Int(size.height), vsync: options.vsync,
-                                      fullscreen: options.fullscreen, renderer: options.renderer)
-        } catch {
-            throw .window(error)
-        }
+        let window = try dependencies.openScreen(size, options)
         self.window = window
+        state = ShowState(language: language)
         // The first frame (the playlist's start) is on screen while the sounds finish loading.
         do {
-            firstFrameTime = try Self.present(startFrame, prerendered: prerendered, in: window, dependencies: dependencies)
+            frames.firstTime = try Self.present(startFrame, prerendered: prerendered, in: window, dependencies: dependencies)
         } catch {
             throw .window(error)
         }
@@ -229,7 +175,7 @@ public final class Player {
                 throw .log(path: path, reason: "cannot create the file")
             }
             let drawable = window.drawableSize
-            log?.start(sampleRate: audio.output.sampleRate, audioLive: audio.output.isLive, videoDriver: VideoSystem.driverName ?? "?",
+            log?.start(sampleRate: audio.output.sampleRate, audioLive: audio.output.isLive, videoDriver: window.videoDriver,
                        renderer: window.rendererName, vsync: options.vsync, size: (Int(drawable.width), Int(drawable.height)))
         }
         updateTitle()
@@ -273,7 +219,7 @@ public final class Player {
     }
 
     /// Presents the first frame, from the background render when it has the window's size; returns when it was presented.
-    private static func present(_ frame: Snapshot, prerendered: BackgroundFrame?, in window: PlayerWindow,
+    private static func present(_ frame: Snapshot, prerendered: BackgroundFrame?, in window: any PlayerScreen,
                                 dependencies: PlayerDependencies) throws(WindowError) -> Double {
         let viewport = Letterbox(canvas: frame.canvas, window: window.drawableSize).viewport
         let ready = prerendered?.wait()
@@ -303,6 +249,11 @@ public final class Player {
     }
 
     public var document: Document { playlist.document }
+    public var language: String { state.language }
+    /// The master volume, 0...1.5.
+    public var volume: Float { state.volume }
+    /// Show controllers' commands ignored for naming what the playlist does not have, by kind.
+    public var ignoredCommands: [String: Int] { state.ignoredCommands }
     public var sampleRate: Int { audio.output.sampleRate }
     public var output: any SoundOutput { audio.output }
 
@@ -313,9 +264,9 @@ public final class Player {
         ViewerContext(sceneIndex: playback.commanded.sceneIndex, sceneCount: document.scenes.count, wraps: options.wraps)
     }
 
-    private var letterbox: Letterbox {
-        Letterbox(canvas: Size(width: document.canvas.width, height: document.canvas.height), window: window.drawableSize)
-    }
+    private var canvasSize: Size { Size(width: document.canvas.width, height: document.canvas.height) }
+
+    private var letterbox: Letterbox { Letterbox(canvas: canvasSize, window: window.drawableSize) }
 
     /// Writes buffered log lines to the file.
     public func flushLog() { log?.flush() }
@@ -338,10 +289,10 @@ public final class Player {
     /// One frame: handle input, reload if the file changed, schedule sound, draw and present.
     public func step() throws(WindowError) {
         let now = dependencies.now()
-        lastFrameStart = now
+        frames.start = now
         beforeFrame?(self, now)
         handleEvents(now: now)
-        for intent in viewer.advance(to: now) { apply(intent, now: now) }
+        for intent in viewer.advance(to: now) { perform(intent, from: .viewer, now: now) }
         if watch.poll(at: now) { reload(now: now, reason: "file changed") }
         if let correction = sync?.follow(playback) {
             log?.event("sync", monotonic: now, detail: "\(correction.kind.rawValue) \(Self.milliseconds(correction.difference)) ms at frame \(correction.frame)")
@@ -351,7 +302,7 @@ public final class Player {
         // Draw the moment that will be heard when this frame reaches the screen: now, plus what drawing and
         // presenting have been taking.
         let heardNow = audio.output.heardFrame()
-        let heardFrame = heardNow + presentationLead
+        let heardFrame = heardNow + frames.presentationLead
         let heard = playback.position(atHeard: heardFrame)
         if heard.hasEnded {
             end = .finished
@@ -362,47 +313,43 @@ public final class Player {
         let frame = composeFrame(heard: heard, offset: offset, now: now)
         let composed = dependencies.now()
         // Paused with nothing moving: the picture on screen is already this frame; save the work.
-        if !needsDraw, !capturesFrames, let lastFrame, lastFrame.snapshot == frame, lastFrame.viewport == letterbox.viewport {
-            framesSkipped += 1
+        if !frames.needsDraw, !capturesFrames, let last = frames.last, last.snapshot == frame, last.viewport == letterbox.viewport {
+            frames.skipped += 1
             // Nothing more is written while the picture holds: what is buffered (the held frame) goes out now.
-            if !lastStepSkipped { log?.flush() }
-            lastStepSkipped = true
+            if !frames.lastSkipped { log?.flush() }
+            frames.lastSkipped = true
             if let limit = options.maximumDuration, now - startTime >= limit { end = .limitReached }
             return
         }
-        needsDraw = false
-        lastStepSkipped = false
+        frames.needsDraw = false
+        frames.lastSkipped = false
         var renderFailure: String?
         let cost = try window.drawFrame(viewport: letterbox.viewport, clock: dependencies.now) { pixels, width, height, stride, holdsLastDraw in
             do {
                 try dependencies.renderer.draw(frame, into: pixels, width: width, height: height, stride: stride,
-                                               holdsLastFrame: holdsLastDraw && rendererDrewLast)
-                rendererDrewLast = true
+                                               holdsLastFrame: holdsLastDraw && frames.rendererDrewLast)
+                frames.rendererDrewLast = true
             } catch {
                 pixels.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)
-                rendererDrewLast = false
+                frames.rendererDrewLast = false
                 renderFailure = "\(error)"
             }
         }
         if let renderFailure, !notes.contains(renderFailure) { notes.append(renderFailure) }
-        lastFrame = (frame, letterbox.viewport)
-        if capturesFrames { capturedFrame = try window.readPixels() }
+        frames.last = (frame, letterbox.viewport)
+        if capturesFrames { frames.captured = try window.readPixels() }
         let beforePresent = dependencies.now()
         window.present()
         let presented = dependencies.now()
-        lastFrameCost = FrameCost(compose: composed - composeStart, render: cost.draw, upload: cost.upload,
-                                  present: presented - beforePresent)
-        if firstPlayingFrameTime == nil { firstPlayingFrameTime = presented }
+        frames.lastCost = FrameCost(compose: composed - composeStart, render: cost.draw, upload: cost.upload,
+                                    present: presented - beforePresent)
+        if frames.firstPlayingTime == nil { frames.firstPlayingTime = presented }
         let heardAtPresent = audio.output.heardFrame()
         let heardAtPresentRead = dependencies.now()
-        if heardAtPresent > heardNow {
-            // An average over a few frames, at most a tenth of a second.
-            let observed = heardAtPresent - heardNow
-            presentationLead = min(max(0.8 * presentationLead + 0.2 * observed, 0), Double(sampleRate) / 10)
-        }
+        frames.observePresentation(heardBefore: heardNow, heardAfter: heardAtPresent, sampleRate: sampleRate)
         if let log {
             let rate = Double(sampleRate)
-            log.frame(FrameLogEntry(index: framesPresented, monotonic: presented, audioFrame: heardFrame, audioClock: heardFrame / rate,
+            log.frame(FrameLogEntry(index: frames.presented, monotonic: presented, audioFrame: heardFrame, audioClock: heardFrame / rate,
                                     presentedAudioClock: heardAtPresent / rate, sceneIndex: heard.sceneIndex,
                                     sceneID: document.scenes[heard.sceneIndex].id, sceneTime: heard.sceneTime(sampleRate: sampleRate),
                                     paused: heard.isPaused, pageOffset: offset, presentedAudioClockSpan: heardAtPresentRead - presented))
@@ -412,33 +359,29 @@ public final class Player {
         } else {
             _ = playback.takeStartedCues()
         }
-        framesPresented += 1
-        if let limit = options.maximumFrames, framesPresented >= limit { end = .limitReached }
+        frames.presented += 1
+        if let limit = options.maximumFrames, frames.presented >= limit { end = .limitReached }
         if let limit = options.maximumDuration, presented - startTime >= limit { end = .limitReached }
     }
 
-    /// Keeps a loop without working vsync (software renderer, no display refresh) near 60 frames per
-    /// second; with `--no-vsync` frames come as fast as they can.
+    /// Keeps a loop without working vsync near 60 frames per second (`FrameRecord.pacingDelay`).
     private func pace() {
-        guard options.vsync || lastStepSkipped, let lastFrameStart else { return }
-        let interval = 1.0 / 60 * 0.97
-        let elapsed = dependencies.now() - lastFrameStart
-        if elapsed < interval { usleep(useconds_t((interval - elapsed) * 1_000_000)) }
+        if let delay = frames.pacingDelay(now: dependencies.now(), vsync: options.vsync) { usleep(useconds_t(delay * 1_000_000)) }
     }
 
     private func handleEvents(now: Double) {
-        var event = SDL_Event()
-        while SDL_PollEvent(&event) != 0 {
-            guard let translated = SDLInput.translate(event, pixelRatio: window.pixelRatio, letterbox: letterbox) else { continue }
-            switch translated {
-            case .close: end = .quit
-            case .resized:
-                needsDraw = true
-                window.forgetLastDraw()
-            case .input(let input):
-                if case .pointerUp(let point) = input, tap(at: point, now: now) { continue }
-                for intent in viewer.handle(input, at: now, context: viewerContext) { apply(intent, now: now) }
-            }
+        while let event = window.nextEvent(canvas: canvasSize) { handle(event, now: now) }
+    }
+
+    /// Handles one event of the window: the end, a redraw, or input for the story viewer (a click on a tappable
+    /// node taps it instead).
+    public func handle(_ event: WindowEvent, now: Double) {
+        switch event {
+        case .close: end = .quit
+        case .resized: frames.needsDraw = true
+        case .input(let input):
+            if case .pointerUp(let point) = input, tap(at: point, now: now) { return }
+            for intent in viewer.handle(input, at: now, context: viewerContext) { perform(intent, from: .viewer, now: now) }
         }
     }
 
@@ -447,7 +390,7 @@ public final class Player {
     /// A click released at `point` (canvas points) on a tappable node of the picture being shown taps it instead
     /// of paging; true when it did.
     private func tap(at point: Point, now: Double) -> Bool {
-        for intent in viewer.advance(to: now) { apply(intent, now: now) }
+        for intent in viewer.advance(to: now) { perform(intent, from: .viewer, now: now) }
         guard viewer.releaseIsClick(at: point), viewer.pageOffset(at: now, context: viewerContext) == 0,
               let node = tappableNode(at: point) else { return false }
         viewer.cancelPress()
@@ -459,7 +402,7 @@ public final class Player {
     /// The topmost tappable node whose visible shape is at `point` in the scene as it is shown now (what is heard
     /// when this frame is presented), or nil. Nodes that cannot be tapped let the click through.
     public func tappableNode(at point: Point) -> String? {
-        let shown = playback.position(atHeard: audio.output.heardFrame() + presentationLead)
+        let shown = playback.position(atHeard: audio.output.heardFrame() + frames.presentationLead)
         guard !shown.hasEnded else { return nil }
         let scene = document.scenes[shown.sceneIndex]
         guard !scene.tappableNodeIDs.isEmpty else { return nil }
@@ -481,148 +424,68 @@ public final class Player {
         sync?.observeClock(playback)
     }
 
-    // MARK: - Commands from a show controller
-
-    /// Carries out a show controller's command (OSC) as the keys would, on the shared show when there is one.
-    /// Returns a problem to log (a scene or language this playlist does not have, the first of its kind, names cut
-    /// to 40 characters), or nil.
-    @discardableResult
-    public func perform(_ command: PlayerCommand, now: Double) -> String? {
-        log?.event("command", monotonic: now, detail: String(describing: command))
-        switch command {
-        case .go:
-            apply(.restart, now: now)
-            if playback.isPausedForCommands { resume() }
-        case .next: apply(.next, now: now)
-        case .previous: apply(.previous, now: now)
-        case .pause: if !playback.isPausedForCommands { apply(.togglePause, now: now) }
-        case .resume: if playback.isPausedForCommands { apply(.togglePause, now: now) }
-        case .scene(let index):
-            guard document.scenes.indices.contains(index) else {
-                return problem("scene number", "no scene number \(index + 1): the playlist has \(document.scenes.count)")
-            }
-            apply(.jump(scene: index), now: now)
-        case .sceneID(let id):
-            guard let index = document.scenes.firstIndex(where: { $0.id == id }) else {
-                let ids = document.scenes.prefix(12).map { Self.cutShort($0.id) } + (document.scenes.count > 12 ? ["…"] : [])
-                return problem("scene", "no scene '\(Self.cutShort(id))': the scenes are \(ids.joined(separator: ", "))")
-            }
-            apply(.jump(scene: index), now: now)
-        case .seek(let seconds):
-            let scene = playback.commanded.sceneIndex
-            let time = min(max(seconds, 0), document.scenes[scene].duration.doubleValue)
-            if let sync {
-                sync.navigate(playback, toScene: scene, time: time)
-            } else {
-                playback.seek(scene: scene, to: Rational(Int128((time * Double(sampleRate)).rounded()), Int128(sampleRate)))
-            }
-        case .volume(let level):
-            volume = min(max(level, 0), 1.5)
-            muted = false
-            audio.output.volume = volume
-            show("Volume \(Int((volume * 100).rounded())) %", now: now)
-        case .language(let code):
-            guard document.languages.available.contains(code) else {
-                return problem("language", "no language '\(Self.cutShort(code))': the playlist offers "
-                                   + document.languages.available.joined(separator: ", "))
-            }
-            language = code
-            show(LanguageChoice.displayName(code), now: now)
-            updateTitle()
-        case .reload:
-            reload(now: now, reason: "show control")
-        }
-        return nil
-    }
-
-    /// Counts a command ignored for naming what the playlist lacks; returns `text` for the first of its `kind` only,
-    /// so a controller repeating a mistake is told once (`ignoredCommands` has the count).
-    private func problem(_ kind: String, _ text: String) -> String? {
-        ignoredCommands[kind, default: 0] += 1
-        return ignoredCommands[kind] == 1 ? text : nil
-    }
-
-    /// A name a controller sent, as quoted in a problem: its first 40 characters and "…" when longer.
-    static func cutShort(_ name: String) -> String {
-        name.count <= 40 ? name : String(name.prefix(40)) + "…"
-    }
-
     // MARK: - Intents
 
-    private func apply(_ intent: ViewerIntent, now: Double) {
-        log?.event(String(describing: intent), monotonic: now)
-        switch intent {
-        case .next, .previous, .jump, .restart:
-            let heard = playback.current
-            outgoing = (heard.sceneIndex, heard.sceneTime(sampleRate: sampleRate))
-            holdPaused = false
-            // On a shared show the show moves, for every player; this playback follows it like the others.
-            switch (intent, sync) {
-            case (.next, let sync?): sync.next(playback)
-            case (.next, nil): playback.next()
-            case (.previous, let sync?): sync.previous(playback)
-            case (.previous, nil): playback.previous()
-            case (.jump(let scene), let sync?): sync.navigate(playback, toScene: scene)
-            case (.jump(let scene), nil): playback.jump(to: scene)
-            case (_, let sync?): sync.navigate(playback, toScene: 0)
-            case (_, nil): playback.restart()
+    /// Carries out an intent from the keys and clicks or a show controller: `ShowState.decide` decides, and the
+    /// effects are performed here on the playback (or the shared show), the sound output, the window and the files.
+    /// Returns a problem to log (a controller naming a scene or language this playlist does not have, the first of
+    /// its kind, names cut to 40 characters), or nil.
+    @discardableResult
+    public func perform(_ intent: ShowIntent, from source: ShowIntent.Source = .controller, now: Double) -> String? {
+        var problem: String?
+        for effect in state.decide(intent, from: source, document: document, playhead: playback.commanded, now: now) {
+            switch effect {
+            case .log(let name, let detail): log?.event(name, monotonic: now, detail: detail)
+            case .navigate(let navigation): navigate(navigation)
+            case .pause: if let sync { sync.pause(playback) } else { playback.pause() }
+            case .resume: if let sync { sync.resume(playback) } else { playback.resume() }
+            case .seek(let scene, let seconds):
+                if let sync {
+                    sync.navigate(playback, toScene: scene, time: seconds)
+                } else {
+                    playback.seek(scene: scene, to: Rational(Int128((seconds * Double(sampleRate)).rounded()), Int128(sampleRate)))
+                }
+            case .outputVolume(let volume): setOutputVolume(volume)
+            case .saveLanguage(let code):
+                do {
+                    try settings.save(PlayerSettings(language: code))
+                } catch {
+                    state.show("cannot save the language: \(error.reason)", now: now)
+                }
+            case .retitle: updateTitle()
+            case .toggleFullscreen: window.toggleFullscreen()
+            case .reload(let reason): reload(now: now, reason: reason)
+            case .quit: end = .quit
+            case .problem(let text): problem = text
             }
-            updateTitle()
-        case .togglePause:
-            holdPaused = false
-            if playback.isPausedForCommands { resume() } else { pause() }
-        case .holdBegan:
-            if !playback.isPausedForCommands {
-                pause()
-                holdPaused = true
-            }
-        case .holdEnded:
-            if holdPaused { resume() }
-            holdPaused = false
-        case .cycleLanguage:
-            language = LanguageChoice.next(after: language, in: document.languages)
-            show("\(LanguageChoice.displayName(language))", now: now)
-            do {
-                try settings.save(PlayerSettings(language: language))
-            } catch {
-                show("cannot save the language: \(error.reason)", now: now)
-            }
-            updateTitle()
-        case .toggleMute:
-            muted.toggle()
-            audio.output.volume = muted ? 0 : volume
-            show(muted ? "Muted" : "Volume \(Int((volume * 100).rounded())) %", now: now)
-        case .volumeUp, .volumeDown:
-            let step: Float = intent == .volumeUp ? 0.1 : -0.1
-            volume = min(1.5, max(0, ((volume + step) * 10).rounded() / 10))
-            muted = false
-            audio.output.volume = volume
-            show("Volume \(Int((volume * 100).rounded())) %", now: now)
-        case .toggleFullscreen:
-            window.toggleFullscreen()
-        case .reload:
-            reload(now: now, reason: "R")
-        case .quit:
-            end = .quit
         }
+        return problem
     }
 
-    /// Pauses this player, or the shared show.
-    private func pause() {
-        if let sync { sync.pause(playback) } else { playback.pause() }
+    /// Moves the playlist, or on a shared show the show for every player (this playback follows it like the others).
+    private func navigate(_ navigation: Navigation) {
+        let heard = playback.current
+        outgoing = (heard.sceneIndex, heard.sceneTime(sampleRate: sampleRate))
+        switch (navigation, sync) {
+        case (.next, let sync?): sync.next(playback)
+        case (.next, nil): playback.next()
+        case (.previous, let sync?): sync.previous(playback)
+        case (.previous, nil): playback.previous()
+        case (.scene(let scene), let sync?): sync.navigate(playback, toScene: scene)
+        case (.scene(let scene), nil): playback.jump(to: scene)
+        case (.restart, let sync?): sync.navigate(playback, toScene: 0)
+        case (.restart, nil): playback.restart()
+        }
+        updateTitle()
     }
 
-    /// Resumes this player, or the shared show.
-    private func resume() {
-        if let sync { sync.resume(playback) } else { playback.resume() }
+    /// The one place the sound output's gain is set.
+    private func setOutputVolume(_ volume: Float) {
+        audio.output.volume = volume
     }
 
     private static func milliseconds(_ seconds: Double) -> String {
         String(Double((seconds * 10_000).rounded()) / 10)
-    }
-
-    private func show(_ message: String, now: Double) {
-        toast = (message, now + 1.5)
     }
 
     private func updateTitle() {
@@ -648,7 +511,7 @@ public final class Player {
             sync?.replaceLayout(showLayout)
             dependencies.scenes.prepare(loaded.document)
             if !loaded.document.languages.available.contains(language), options.languageOverride != language {
-                language = loaded.document.languages.defaultLanguage
+                state.language = loaded.document.languages.defaultLanguage
             }
             let canvas = loaded.document.canvas
             viewer.layout = OverlayLayout(canvas: Size(width: canvas.width, height: canvas.height), sceneCount: loaded.document.scenes.count)
@@ -681,7 +544,7 @@ public final class Player {
         playback = PlaylistPlayback(document: loaded.document, soundCommands: Self.soundCommands(loaded.document, audio: audio),
                                     output: audio.output, end: options.wraps ? .wrap : .stop, sceneIndex: index,
                                     sceneTime: position.hasEnded ? scenes[index].duration : time, paused: position.isPaused)
-        audio.output.volume = muted ? 0 : volume
+        setOutputVolume(state.outputVolume)
         sync?.audioClockStartedOver()
     }
 
@@ -695,6 +558,11 @@ public final class Player {
 
     // MARK: - Composing a frame
 
+    /// The progress bars' values with `heard` being heard: the scenes before it full, its own the fraction elapsed.
+    private func progress(at heard: PlaylistPosition) -> [Double] {
+        PlaylistClock(document: document).progress(scene: heard.sceneIndex, sceneFrame: heard.sceneFrame, sampleRate: sampleRate)
+    }
+
     /// The snapshot of one window frame: the heard scene at the heard time (with its neighbour while a
     /// page moves), and the overlay.
     public func composeFrame(heard: PlaylistPosition, offset: Double, now: Double) -> Snapshot {
@@ -702,13 +570,12 @@ public final class Player {
         let heardTime = heard.sceneTime(sampleRate: sampleRate)
         var overlay: [NodeSnapshot] = []
         let composer = OverlayComposer(layout: viewer.layout)
-        if let toast, toast.until <= now { self.toast = nil }
         let content = OverlayContent(
-            progress: PlaylistClock(document: document).progress(scene: heard.sceneIndex, sceneFrame: heard.sceneFrame, sampleRate: sampleRate),
+            progress: progress(at: heard),
             currentScene: heard.sceneIndex,
             title: document.scenes[heard.sceneIndex].title.resolved(language: language, fallback: document.languages.fallback),
             showsBars: viewer.showsOverlay, showsHelp: viewer.showsHelp, isPaused: heard.isPaused && !viewer.isHolding,
-            banner: banner, toast: toast?.message)
+            banner: banner, toast: state.toast(at: now))
         overlay = composer.nodes(for: content)
 
         guard offset != 0 else {

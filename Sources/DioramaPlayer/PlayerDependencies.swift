@@ -93,6 +93,12 @@ public struct PlayerDependencies {
     /// A show clock shared with other players (Ableton Link for `--link`): the playback follows it, and navigation
     /// moves it for every player. Nil: the player keeps time alone.
     public var sharedClock: (any SharedShowClock)?
+    /// Opens where the frames are shown, `size` pixels: SDL's window (starting SDL's video first) unless a test gives
+    /// a screen of its own.
+    public var openScreen: (_ size: Size, _ options: PlayerOptions) throws(PlayerStartError) -> any PlayerScreen = { size, options throws(PlayerStartError) in
+        try PlayerWindow.open(title: "Diorama", width: Int(size.width), height: Int(size.height), vsync: options.vsync,
+                              fullscreen: options.fullscreen, renderer: options.renderer)
+    }
 
     public init(load: @escaping (String) -> Result<LoadedPlaylist, PlaylistLoadFailure>, scenes: any SceneSource,
                 renderer: any SnapshotRendering, audio: @escaping (LoadedPlaylist) -> AudioSetup, now: @escaping () -> Double = monotonicSeconds) {

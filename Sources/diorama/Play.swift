@@ -196,7 +196,7 @@ struct Play: ParsableCommand {
             player.beforeFrame = { player, now in
                 if let control {
                     for command in control.poll() {
-                        if let problem = player.perform(Self.playerCommand(command), now: now) { printError("osc: \(problem)") }
+                        if let problem = player.perform(Self.intent(command), from: .controller, now: now) { printError("osc: \(problem)") }
                     }
                     for warning in control.takeWarnings() { printError(warning) }
                 }
@@ -260,7 +260,8 @@ extension Play {
         }
     }
 
-    static func playerCommand(_ command: ShowCommand) -> PlayerCommand {
+    /// A show controller's command as the player's intent: the one place OSC's vocabulary meets the keys'.
+    static func intent(_ command: ShowCommand) -> ShowIntent {
         switch command {
         case .go: .go
         case .next: .next

@@ -6,18 +6,16 @@ import Foundation
 import DioramaTestSupport
 import Testing
 
-/// Monotonic seconds the test moves by hand.
-final class TestClock {
-    var now = 100.0
-}
-
-/// A player in a real SDL window (dummy, offscreen or X11 driver) with a clock and a sound output the
-/// test drives: events are pushed into SDL's queue and each `step()` handles them like a frame would.
+/// A player with a clock and a sound output the test drives, in a real SDL window (dummy, offscreen or X11 driver:
+/// events are pushed into SDL's queue) or, `embedded`, on a screen in memory given window events by hand (no SDL, so
+/// such tests need not run one at a time). Each `step()` handles the events like a frame would.
 final class PlayerHarness {
     let player: Player
     let output: ManualSoundOutput
-    let clock: TestClock
+    let clock: ManualClock
     let settingsPath: String
+    /// The screen in memory, when `embedded`.
+    private(set) var screen: EmbeddedScreen?
 
     static let rate = 48_000
 
@@ -33,10 +31,11 @@ final class PlayerHarness {
          load: ((String) -> Result<LoadedPlaylist, PlaylistLoadFailure>)? = nil,
          audioOpened: @escaping (LoadedPlaylist) -> [String] = { _ in [] },
          scenes: any SceneSource = ClockSceneSource(),
-         sharedClock: (TestClock) -> (any SharedShowClock)? = { _ in nil }, onlyScene: String? = nil, sceneOffset: Int = 0) throws {
+         sharedClock: (ManualClock) -> (any SharedShowClock)? = { _ in nil }, onlyScene: String? = nil, sceneOffset: Int = 0,
+         embedded: Bool = false) throws {
         let temporary = try TemporaryFolder()
         let settingsPath = settingsPath ?? temporary.path("diorama/settings.json")
-        let clock = TestClock()
+        let clock = ManualClock()
         let output = ManualSoundOutput(sampleRate: Self.rate)
         output.latency = latency
         var options = PlayerOptions(scenesPath: scenesPath, settingsPath: settingsPath)
@@ -58,13 +57,21 @@ final class PlayerHarness {
             },
             now: { clock.now })
         dependencies.sharedClock = sharedClock(clock)
+        var screen: EmbeddedScreen?
+        if embedded {
+            dependencies.openScreen = { size, _ in
+                screen = EmbeddedScreen(size: size)
+                return screen!
+            }
+        }
         player = try Player(options: options, dependencies: dependencies)
+        self.screen = screen
         self.output = output
         self.clock = clock
         self.settingsPath = settingsPath
         self.temporary = temporary
         // Start from an empty queue: nothing left over from earlier windows.
-        SDL_FlushEvents(0, UInt32.max)
+        if !embedded { SDL_FlushEvents(0, UInt32.max) }
     }
 
     /// Moves both clocks on by `seconds` (the sound clock in 60 Hz steps, as frames would) and steps once.
@@ -87,6 +94,14 @@ final class PlayerHarness {
 
     // MARK: - Synthesized input
 
+    /// The SDL window (not `embedded`).
+    var window: PlayerWindow { player.window as! PlayerWindow }
+
+    /// A key as the window reports it, on the embedded screen.
+    func press(_ key: ViewerKey) {
+        screen?.events.append(.input(.key(key)))
+    }
+
     func key(_ code: SDL_KeyCode, shift: Bool = false) {
         let keycode = Int32(bitPattern: code.rawValue)
         #expect(diorama_sdl_push_key(keycode, 0, shift ? UInt16(KMOD_LSHIFT.rawValue) : 0, 1) == 1)
@@ -94,31 +109,31 @@ final class PlayerHarness {
     }
 
     func text(_ text: String) {
-        #expect(diorama_sdl_push_text(text, player.window.id) == 1)
+        #expect(diorama_sdl_push_text(text, window.id) == 1)
     }
 
     /// Window pixel of a canvas point (the fixture window is the canvas size, so 1:1 unless resized).
     func windowPoint(_ canvas: Point) -> (Int32, Int32) {
         let box = Letterbox(canvas: Size(width: player.document.canvas.width, height: player.document.canvas.height),
-                            window: player.window.drawableSize)
+                            window: window.drawableSize)
         let viewport = box.viewport
-        let ratio = player.window.pixelRatio
+        let ratio = window.pixelRatio
         return (Int32(((viewport.x + canvas.x * box.scale) / ratio).rounded()), Int32(((viewport.y + canvas.y * box.scale) / ratio).rounded()))
     }
 
     func mouseDown(_ point: Point) {
         let (x, y) = windowPoint(point)
-        #expect(diorama_sdl_push_mouse_button(x, y, 1, player.window.id) == 1)
+        #expect(diorama_sdl_push_mouse_button(x, y, 1, window.id) == 1)
     }
 
     func mouseMove(_ point: Point) {
         let (x, y) = windowPoint(point)
-        #expect(diorama_sdl_push_mouse_motion(x, y, 1, player.window.id) == 1)
+        #expect(diorama_sdl_push_mouse_motion(x, y, 1, window.id) == 1)
     }
 
     func mouseUp(_ point: Point) {
         let (x, y) = windowPoint(point)
-        #expect(diorama_sdl_push_mouse_button(x, y, 0, player.window.id) == 1)
+        #expect(diorama_sdl_push_mouse_button(x, y, 0, window.id) == 1)
     }
 
     /// A click: press and release at `point`, handled in one frame.

@@ -109,25 +109,25 @@ extension WindowSuites {
             try h.player.step()
             h.mouseMove(Point(x: 300, y: 180))
             try h.advance(0.02)
-            let pages = h.player.lastFrame?.snapshot.nodes.compactMap(\.id).filter { $0.hasPrefix("page.") }
+            let pages = h.player.frames.last?.snapshot.nodes.compactMap(\.id).filter { $0.hasPrefix("page.") }
             #expect(pages == ["page.current", "page.neighbour"])
-            #expect(h.player.lastFrame?.snapshot.nodes.first?.transform == .translation(x: -200, y: 0))
+            #expect(h.player.frames.last?.snapshot.nodes.first?.transform == .translation(x: -200, y: 0))
             #expect(h.position.sceneIndex == 0, "dragging alone does not navigate")
             h.mouseMove(Point(x: 100, y: 180))
             h.mouseUp(Point(x: 100, y: 180))
             try h.player.step()
             #expect(h.position == PlaylistPosition(sceneIndex: 1, sceneFrame: 0))
             // The swing slides in from where the ocean was let go (400 points left of rest).
-            #expect(h.player.lastFrame?.snapshot.nodes.first?.transform == .translation(x: 240, y: 0))
+            #expect(h.player.frames.last?.snapshot.nodes.first?.transform == .translation(x: 240, y: 0))
             try h.advance(1.5)
-            #expect(h.player.lastFrame?.snapshot.nodes.first?.id != "page.current", "settled: the scene is drawn as itself")
+            #expect(h.player.frames.last?.snapshot.nodes.first?.id != "page.current", "settled: the scene is drawn as itself")
 
             h.mouseDown(Point(x: 300, y: 180))
             h.mouseMove(Point(x: 250, y: 180))
             h.mouseUp(Point(x: 250, y: 180))
             try h.player.step()
             #expect(h.position.sceneIndex == 1, "a short drag springs back")
-            #expect(h.player.lastFrame?.snapshot.nodes.first?.transform == .translation(x: -50, y: 0))
+            #expect(h.player.frames.last?.snapshot.nodes.first?.transform == .translation(x: -50, y: 0))
         }
 
         @Test func pageDotsJumpToTheirScene() throws {
@@ -157,7 +157,7 @@ extension WindowSuites {
 
         @Test func helpOverlayAndToastsShowInTheFrame() throws {
             let h = try PlayerHarness()
-            func ids() -> [String] { h.player.lastFrame?.snapshot.nodes.compactMap(\.id) ?? [] }
+            func ids() -> [String] { h.player.frames.last?.snapshot.nodes.compactMap(\.id) ?? [] }
             try h.player.step()
             #expect(ids().contains("overlay.title") && ids().contains("overlay.bar.0.track"))
             h.text("?")
@@ -213,15 +213,15 @@ extension WindowSuites.PlayerInputTests {
         try h.advance(0.5)
         h.key(SDLK_SPACE)
         try h.player.step()
-        let presented = h.player.framesPresented
+        let presented = h.player.frames.presented
         try h.advance(0.5)
         try h.advance(0.5)
-        #expect(h.player.framesPresented == presented, "the paused picture is already on screen")
+        #expect(h.player.frames.presented == presented, "the paused picture is already on screen")
         // Pausing at the frame being heard changes nothing on screen either (no overlay, so no pause badge).
-        #expect(h.player.framesSkipped == 3)
+        #expect(h.player.frames.skipped == 3)
         h.key(SDLK_SPACE)
         try h.advance(0.1)
         try h.advance(0.1)
-        #expect(h.player.framesPresented == presented + 1, "moving again once resumed")
+        #expect(h.player.frames.presented == presented + 1, "moving again once resumed")
     }
 }

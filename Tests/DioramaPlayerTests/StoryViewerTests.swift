@@ -10,7 +10,7 @@ import Testing
     func point(_ x: Double, _ y: Double = 360) -> Point { Point(x: x, y: y) }
 
     /// A press and release at the same place after `held` seconds.
-    func click(_ viewer: inout StoryViewer, at x: Double, held: Double = 0.05, context: ViewerContext) -> [ViewerIntent] {
+    func click(_ viewer: inout StoryViewer, at x: Double, held: Double = 0.05, context: ViewerContext) -> [ShowIntent] {
         viewer.handle(.pointerDown(point(x)), at: 10, context: context)
             + viewer.handle(.pointerUp(point(x)), at: 10 + held, context: context)
     }
@@ -132,7 +132,7 @@ import Testing
         let result17 = viewer.handle(.pointerDown(dots[2]), at: 1, context: middle)
         #expect(result17 == [])
         let result18 = viewer.handle(.pointerUp(Point(x: dots[2].x + 3, y: dots[2].y - 2)), at: 1.05, context: middle)
-        #expect(result18 == [.jump(scene: 2)])
+        #expect(result18 == [.scene(2)])
         // Released away from the dot: nothing.
         _ = viewer.handle(.pointerDown(dots[0]), at: 2, context: middle)
         let result19 = viewer.handle(.pointerUp(point(200)), at: 2.05, context: middle)
@@ -145,7 +145,7 @@ import Testing
 
     @Test func keysMapToTheirIntents() {
         var viewer = viewer
-        func press(_ key: ViewerKey) -> [ViewerIntent] { viewer.handle(.key(key), at: 1, context: middle) }
+        func press(_ key: ViewerKey) -> [ShowIntent] { viewer.handle(.key(key), at: 1, context: middle) }
         let result21 = press(.space)
         #expect(result21 == [.togglePause])
         let result22 = press(.right)
@@ -155,9 +155,9 @@ import Testing
         let result24 = press(.home)
         #expect(result24 == [.restart])
         let result25 = press(.digit(1))
-        #expect(result25 == [.jump(scene: 0)])
+        #expect(result25 == [.scene(0)])
         let result26 = press(.digit(3))
-        #expect(result26 == [.jump(scene: 2)])
+        #expect(result26 == [.scene(2)])
         let result27 = press(.digit(4))
         #expect(result27 == [], "there is no fourth scene")
         let result28 = press(.l)

@@ -60,8 +60,8 @@ extension WindowSuites {
             h.key(SDLK_2)
             try h.player.step()
             try h.advance(1.5)
-            let captured = try #require(h.player.capturedFrame)
-            let viewport = try #require(h.player.lastFrame?.viewport)
+            let captured = try #require(h.player.frames.captured)
+            let viewport = try #require(h.player.frames.last?.viewport)
             #expect(captured.width == 640 && captured.height == 360)
             #expect(viewport == Rect(x: 0, y: 0, width: 640, height: 360))
             #expect(h.position == PlaylistPosition(sceneIndex: 1, sceneFrame: 72_000))
@@ -81,8 +81,8 @@ extension WindowSuites {
             h.player.capturesFrames = true
             h.text("?")
             try h.advance(0.75)
-            let captured = try #require(h.player.capturedFrame)
-            let frame = try #require(h.player.lastFrame)
+            let captured = try #require(h.player.frames.captured)
+            let frame = try #require(h.player.frames.last)
             #expect(captured.width == 700 && captured.height == 500)
             #expect(frame.viewport == Rect(x: 0, y: 53, width: 700, height: 394))
             #expect(frame.snapshot.nodes.contains { $0.id == "overlay.help" })
@@ -153,17 +153,17 @@ extension WindowSuites.WindowPixelTests {
         for step in 0..<10 {
             if step == 6 {
                 // Something else drew on the surface, and the window was exposed.
-                let surface = try #require(SDL_GetWindowSurface(h.player.window.window))
+                let surface = try #require(SDL_GetWindowSurface(h.window.window))
                 #expect(SDL_FillRect(surface, nil, 0xFF12_3456) == 0)
                 var event = SDL_Event()
                 event.type = SDL_WINDOWEVENT.rawValue
                 event.window.event = UInt8(SDL_WINDOWEVENT_EXPOSED.rawValue)
-                event.window.windowID = h.player.window.id
+                event.window.windowID = h.window.id
                 #expect(SDL_PushEvent(&event) == 1)
             }
             try h.advance(1.0 / 30)
-            let captured = try #require(h.player.capturedFrame)
-            let frame = try #require(h.player.lastFrame)
+            let captured = try #require(h.player.frames.captured)
+            let frame = try #require(h.player.frames.last)
             let expected = try headless(frame.snapshot, width: Int(frame.viewport.width), height: Int(frame.viewport.height))
             #expect(differences(captured, viewport: frame.viewport, expected: expected) == 0, "step \(step)")
         }

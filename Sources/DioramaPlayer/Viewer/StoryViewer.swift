@@ -1,7 +1,7 @@
 import DioramaDocument
 
 /// The story-viewer interface as a pure state machine: input events and a monotonic clock in,
-/// intents for the player out, plus the visual state the overlay and page slide are drawn from.
+/// intents for the player out (`ShowIntent`), plus the visual state the overlay and page slide are drawn from.
 ///
 /// Clicks on the right half go to the next scene, on the left half to the previous one; a press held
 /// for `holdDelay` seconds pauses until released; a horizontal drag moves the page with the pointer and,
@@ -64,7 +64,7 @@ public struct StoryViewer: Sendable, Equatable {
     }
 
     /// Advances timers to monotonic `time`: a press held long enough begins a hold.
-    public mutating func advance(to time: Double) -> [ViewerIntent] {
+    public mutating func advance(to time: Double) -> [ShowIntent] {
         if let settle, settle.isSettled(at: time) { self.settle = nil }
         guard case .press(let start, let startTime, let current, let dragging, false) = gesture,
               !dragging, time - startTime >= holdDelay else { return [] }
@@ -73,7 +73,7 @@ public struct StoryViewer: Sendable, Equatable {
     }
 
     /// Handles one input at monotonic `time`; returns the intents it causes, in order.
-    public mutating func handle(_ input: ViewerInput, at time: Double, context: ViewerContext) -> [ViewerIntent] {
+    public mutating func handle(_ input: ViewerInput, at time: Double, context: ViewerContext) -> [ShowIntent] {
         var intents = advance(to: time)
         switch input {
         case .key(let key):
@@ -111,15 +111,15 @@ public struct StoryViewer: Sendable, Equatable {
         gesture = nil
     }
 
-    private mutating func release(at point: Point, time: Double, context: ViewerContext) -> [ViewerIntent] {
+    private mutating func release(at point: Point, time: Double, context: ViewerContext) -> [ShowIntent] {
         defer { gesture = nil }
         switch gesture {
         case nil:
             return []
         case .dot(let index):
-            return layout.pageDot(at: point) == index ? [.jump(scene: index)] : []
+            return layout.pageDot(at: point) == index ? [.scene(index)] : []
         case .press(let start, _, _, let dragging, let holding):
-            var intents: [ViewerIntent] = holding ? [.holdEnded] : []
+            var intents: [ShowIntent] = holding ? [.holdEnded] : []
             let drags = dragging || abs(point.x - start.x) >= dragThreshold
             if drags {
                 let offset = dragOffset(start: start, current: point, context: context)
@@ -147,14 +147,14 @@ public struct StoryViewer: Sendable, Equatable {
         return travel
     }
 
-    private mutating func handle(_ key: ViewerKey, context: ViewerContext) -> [ViewerIntent] {
+    private mutating func handle(_ key: ViewerKey, context: ViewerContext) -> [ShowIntent] {
         switch key {
         case .space: return [.togglePause]
         case .right: return [.next]
         case .left: return [.previous]
         case .home: return [.restart]
         case .digit(let digit):
-            return (1...9).contains(digit) && digit <= context.sceneCount ? [.jump(scene: digit - 1)] : []
+            return (1...9).contains(digit) && digit <= context.sceneCount ? [.scene(digit - 1)] : []
         case .l: return [.cycleLanguage]
         case .m: return [.toggleMute]
         case .plus: return [.volumeUp]

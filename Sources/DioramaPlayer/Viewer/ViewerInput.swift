@@ -16,27 +16,6 @@ public enum ViewerInput: Sendable, Equatable {
     case key(ViewerKey)
 }
 
-/// What the viewer asks the player to do. Visual state (help, overlay, page offset) stays in the viewer.
-public enum ViewerIntent: Sendable, Equatable {
-    case next
-    case previous
-    /// Jump to scene N (0-based).
-    case jump(scene: Int)
-    /// Back to the start of the first scene.
-    case restart
-    case togglePause
-    /// A press has been held long enough: pause until `holdEnded`.
-    case holdBegan
-    case holdEnded
-    case cycleLanguage
-    case toggleMute
-    case volumeUp
-    case volumeDown
-    case toggleFullscreen
-    case reload
-    case quit
-}
-
 /// What the viewer needs to know about the playlist to interpret a gesture.
 public struct ViewerContext: Sendable, Equatable {
     /// The current scene, 0-based.

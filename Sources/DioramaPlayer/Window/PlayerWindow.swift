@@ -84,6 +84,22 @@ public final class PlayerWindow {
         SDL_RenderSetVSync(renderer, vsync ? 1 : 0)
     }
 
+    /// Starts SDL's video (`VideoSystem.start`: quiet, and failing with one clear line without a display), then
+    /// opens the window as `init` does.
+    public static func open(title: String, width: Int, height: Int, vsync: Bool, fullscreen: Bool = false,
+                            renderer: WindowRenderer = .auto) throws(PlayerStartError) -> PlayerWindow {
+        do {
+            try VideoSystem.start()
+        } catch {
+            throw .display(error)
+        }
+        do {
+            return try PlayerWindow(title: title, width: width, height: height, vsync: vsync, fullscreen: fullscreen, renderer: renderer)
+        } catch {
+            throw .window(error)
+        }
+    }
+
     deinit {
         if let texture { SDL_DestroyTexture(texture) }
         SDL_DestroyRenderer(renderer)
@@ -112,6 +128,22 @@ public final class PlayerWindow {
         var info = SDL_RendererInfo()
         SDL_GetRendererInfo(renderer, &info)
         return info.name.map { String(cString: $0) } ?? "?"
+    }
+
+    /// The running video driver's name ("x11", "wayland", "offscreen", "dummy").
+    public var videoDriver: String { VideoSystem.driverName ?? "?" }
+
+    /// The next event waiting for the player, translated, or nil when none waits. Pointer positions are in canvas
+    /// points of a `canvas` letterboxed in the window as it is now. A resize or uncovering forgets the last draw.
+    public func nextEvent(canvas: Size) -> WindowEvent? {
+        var event = SDL_Event()
+        while SDL_PollEvent(&event) != 0 {
+            let letterbox = Letterbox(canvas: canvas, window: drawableSize)
+            guard let translated = SDLInput.translate(event, pixelRatio: pixelRatio, letterbox: letterbox) else { continue }
+            if translated == .resized { forgetLastDraw() }
+            return translated
+        }
+        return nil
     }
 
     public func setTitle(_ title: String) { SDL_SetWindowTitle(window, title) }

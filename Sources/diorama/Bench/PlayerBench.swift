@@ -92,15 +92,15 @@ struct PlayerBench: ParsableCommand {
         while player.end == nil {
             let drawsBefore = timedRenderer.draws
             try player.step()
-            if player.lastStepSkipped {
+            if player.frames.lastSkipped {
                 // The clock has not moved since the last frame: nothing new to draw yet.
                 usleep(500)
                 continue
             }
-            costs.append(player.lastFrameCost)
+            costs.append(player.frames.lastCost)
             scenes.append(player.position.sceneIndex)
             renderCPU.append(timedRenderer.draws > drawsBefore ? timedRenderer.lastCPU : 0)
-            if firstPresented == nil { firstPresented = player.firstFrameTime }
+            if firstPresented == nil { firstPresented = player.frames.firstTime }
         }
         let end = monotonicSeconds()
         let drawable = player.window.drawableSize
@@ -114,7 +114,7 @@ struct PlayerBench: ParsableCommand {
             }
             print(line)
         }
-        if let playing = player.firstPlayingFrameTime {
+        if let playing = player.frames.firstPlayingTime {
             print(String(format: "first frame with the sound running %.1f ms after the command started", (playing - start) * 1000))
         }
         // The first frame pays for caches; the figures are for the frames after it.
@@ -144,7 +144,7 @@ struct PlayerBench: ParsableCommand {
                 print("    total       " + figures(frames.map { costs[$0].total }))
             }
         }
-        if let playing = player.firstPlayingFrameTime, costs.count > 1 {
+        if let playing = player.frames.firstPlayingTime, costs.count > 1 {
             print(String(format: "frame rate with vsync off: %.1f frames per second", Double(costs.count - 1) / (end - playing)))
         }
         if let peak = Self.peakMemory() { print("peak memory (VmHWM): \(peak)") }
