@@ -38,7 +38,8 @@ let package = Package(
         // Pure Swift DSP: the recipes of the project's own sounds, which `diorama synthesize-media` writes to media/.
         .target(name: "DioramaSynthesis", dependencies: ["DioramaTimeline"]),
         // liblo: show control over OSC (UDP): commands for the player's frame loop, status feedback to a controller.
-        .target(name: "DioramaShowControl", dependencies: ["COsc"]),
+        // The mixer only for the volume's range, which the player's keys share.
+        .target(name: "DioramaShowControl", dependencies: ["DioramaMixer", "COsc"]),
         // Ableton Link (header-only C++) behind a C header: tempo, beat and phase shared with peers on the network.
         .target(
             name: "CLinkBridge",
@@ -89,7 +90,7 @@ let package = Package(
         .testTarget(name: "DioramaSynthesisTests", dependencies: ["DioramaSynthesis", "DioramaAudio", "DioramaTestSupport"]),
         .testTarget(name: "DioramaPlayerTests", dependencies: ["DioramaPlayer", "DioramaTestSupport"]),
         .testTarget(name: "DioramaVerifyTests", dependencies: ["DioramaVerify", "DioramaAudio", "DioramaMixer", "DioramaTestSupport"]),
-        .testTarget(name: "DioramaShowControlTests", dependencies: ["DioramaShowControl", "COsc"]),
+        .testTarget(name: "DioramaShowControlTests", dependencies: ["DioramaShowControl", "DioramaMixer", "COsc"]),
         .testTarget(name: "DioramaLinkTests", dependencies: ["DioramaLink", "DioramaTestSupport"]),
         .testTarget(name: "DioramaCLITests", dependencies: ["DioramaTestSupport"], exclude: ["Fixtures"]),
         // A seeded mutation fuzzer of scenes files, SVG, Lottie and OSC packets, in the ordinary test build (FuzzTests.swift).

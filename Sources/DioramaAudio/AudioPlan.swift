@@ -118,6 +118,7 @@ public struct AudioPlan: Sendable {
         case .start(let start): start.frame
         case .stop(_, let frame, _), .stopAll(let frame, _), .pause(let frame, _), .resume(let frame, _): frame
         case .revoke(let frame): frame
+        case .volume: .min
         }
     }
 
@@ -132,6 +133,7 @@ public struct AudioPlan: Sendable {
         case .revoke(let frame): return .revoke(fromFrame: frame + offset)
         case .pause(let frame, let fade): return .pause(frame: frame + offset, fadeFrames: fade)
         case .resume(let frame, let fade): return .resume(frame: frame + offset, fadeFrames: fade)
+        case .volume: return command
         }
     }
 }
@@ -172,7 +174,7 @@ public struct AudioPlanFeeder: Sendable {
                 return start.frame + Int64(length) + duckRelease(start) > firstFrame
             case .stop(_, let frame, let fade), .stopAll(let frame, let fade):
                 return frame + Int64(fade) > firstFrame
-            case .revoke, .pause, .resume:
+            case .revoke, .pause, .resume, .volume:
                 return true
             }
         }

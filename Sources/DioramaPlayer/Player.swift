@@ -1,6 +1,7 @@
 import CSDL
 import DioramaAudio
 import DioramaDocument
+import DioramaMixer
 import DioramaTimeline
 import Foundation
 
@@ -121,7 +122,7 @@ public final class Player {
     /// Show controllers' commands ignored for naming what the playlist does not have, by kind ("scene", "scene
     /// number", "language"): `perform` returns only the first of each kind as a problem.
     public private(set) var ignoredCommands: [String: Int] = [:]
-    /// The master volume, 0...1.5 (1 unless changed with + / - or a show controller).
+    /// The master volume, within `Mixer.volumeRange` (1 unless changed with + / - or a show controller).
     public private(set) var volume: Float = 1
     private var muted = false
     /// Called at the start of every frame, before input: a show controller's commands go in here (`perform`).
@@ -517,7 +518,7 @@ public final class Player {
                 playback.seek(scene: scene, to: Rational(Int128((time * Double(sampleRate)).rounded()), Int128(sampleRate)))
             }
         case .volume(let level):
-            volume = min(max(level, 0), 1.5)
+            volume = Mixer.clampedVolume(level)
             muted = false
             audio.output.volume = volume
             show("Volume \(Int((volume * 100).rounded())) %", now: now)
@@ -594,7 +595,7 @@ public final class Player {
             show(muted ? "Muted" : "Volume \(Int((volume * 100).rounded())) %", now: now)
         case .volumeUp, .volumeDown:
             let step: Float = intent == .volumeUp ? 0.1 : -0.1
-            volume = min(1.5, max(0, ((volume + step) * 10).rounded() / 10))
+            volume = Mixer.clampedVolume(((volume + step) * 10).rounded() / 10)
             muted = false
             audio.output.volume = volume
             show("Volume \(Int((volume * 100).rounded())) %", now: now)

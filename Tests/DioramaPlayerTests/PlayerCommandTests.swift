@@ -1,4 +1,5 @@
 import DioramaDocument
+import DioramaMixer
 @testable import DioramaPlayer
 import DioramaTestSupport
 import Testing
@@ -47,6 +48,21 @@ extension WindowSuites {
             #expect(h.player.perform(.scene(3), now: h.clock.now) == "no scene number 4: the playlist has 3")
             try h.player.step()
             #expect(h.position.sceneIndex == 0 && h.player.language == "ja")
+        }
+
+        @Test func theKeysAndAShowControllerReachTheOneVolumeRange() throws {
+            let h = try PlayerHarness()
+            for _ in 0..<30 { h.text("+") }
+            try h.player.step()
+            #expect(h.player.volume == Mixer.volumeRange.upperBound && h.output.volume == Mixer.volumeRange.upperBound)
+            for _ in 0..<30 { h.text("-") }
+            try h.player.step()
+            #expect(h.player.volume == Mixer.volumeRange.lowerBound)
+            // What OSC accepts (`ShowCommand`, up to the same bound) is taken whole; beyond it, the same clamp.
+            h.player.perform(.volume(Mixer.volumeRange.upperBound), now: h.clock.now)
+            #expect(h.player.volume == 1.5 && h.output.volume == 1.5)
+            h.player.perform(.volume(7), now: h.clock.now)
+            #expect(h.player.volume == Mixer.volumeRange.upperBound)
         }
 
         @Test func anUnknownSceneIsAProblemOncePerKindWithItsIdCutShort() throws {

@@ -21,23 +21,23 @@ public enum LiveAudio {
         let bank = bank ?? SoundBank(document: playlist.document, directory: playlist.baseDirectory, sampleRate: sampleRate)
         var notes = bank.errors.map { "warning: \($0); it will be silent" }
         let mixer = Mixer(sounds: bank.sounds, configuration: MixerConfiguration(sampleRate: sampleRate))
-        var volumeDevice: VolumePCM?
+        var opened: (any PCMDevice)?
         if let device {
             do {
                 let pcm = try AlsaPCM(device: device, sampleRate: sampleRate, periodFrames: periodFrames, periods: 3)
-                volumeDevice = VolumePCM(wrapping: PacedPCM(wrapping: pcm))
+                opened = PacedPCM(wrapping: pcm)
                 notes.append(pcm.grantedSummary)
             } catch {
                 notes.append("warning: \(error.description); playing without sound, on the monotonic clock")
             }
         }
-        let live = LiveAudioOutput(mixer: mixer, device: volumeDevice, periodFrames: periodFrames)
+        let live = LiveAudioOutput(mixer: mixer, device: opened, periodFrames: periodFrames)
         live.start()
-        // After a loss the same name is opened again, with the same chain below the volume.
+        // After a loss the same name is opened again, paced the same.
         let reopen: (() throws -> any PCMDevice)? = device.map { name in
             { PacedPCM(wrapping: try AlsaPCM(device: name, sampleRate: sampleRate, periodFrames: periodFrames, periods: 3)) }
         }
-        let output = LiveSoundOutput(live: live, volumeDevice: volumeDevice, deviceName: device ?? "none", reopen: reopen)
+        let output = LiveSoundOutput(live: live, deviceName: device ?? "none", reopen: reopen)
         return (AudioSetup(output: output, bank: bank, notes: notes, close: {
             live.stop()
             // Free the device now (not when the last reference goes), so the next output can open it.

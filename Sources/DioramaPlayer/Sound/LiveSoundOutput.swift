@@ -2,8 +2,8 @@ import DioramaAudio
 import DioramaMixer
 import Foundation
 
-/// The player's sound output on the audio module's live output: the mixer for commands, the live
-/// output's audio clock (smoothed between periods) as the master clock, and a volume on the device.
+/// The player's sound output on the audio module's live output: the mixer for commands and the
+/// listener's volume, the live output's audio clock (smoothed between periods) as the master clock.
 ///
 /// When the device is lost (unplugged), playback goes on silent on the monotonic clock and the
 /// player's thread tries every `retryInterval` seconds to open the device again; the one that
@@ -20,26 +20,24 @@ public final class LiveSoundOutput: SoundOutput {
     /// Attempts to open a lost device again, for tests and the exit summary.
     public private(set) var reopenAttempts = 0
 
-    /// The device `live` writes to (or is offered), for the volume.
-    private var volumeDevice: VolumePCM?
     private let reopen: (() throws -> any PCMDevice)?
     private var smoother: AudioClockSmoother
     private let now: () -> Double
     private var storedVolume: Float = 1
+    /// A volume the mixer's command ring had no room for: sent again on the next frame.
+    private var unsentVolume: Float?
     /// Monotonic seconds of the next attempt to open the lost device; nil while none is lost (or
     /// the loss has not been told yet).
     private var nextAttempt: Double?
     private var mismatchTold = false
 
     /// - Parameters:
-    ///   - volumeDevice: the device `live` writes to, when there is one (nil on the monotonic clock).
-    ///   - reopen: opens the device again after a loss (everything below the volume); nil never tries.
+    ///   - reopen: opens the device again after a loss; nil never tries.
     ///   - now: monotonic seconds (injectable for tests).
-    public init(live: LiveAudioOutput, volumeDevice: VolumePCM?, deviceName: String = "default",
+    public init(live: LiveAudioOutput, deviceName: String = "default",
                 reopen: (() throws -> any PCMDevice)? = nil, retryInterval: Double = 2,
                 now: @escaping () -> Double = monotonicSeconds) {
         self.live = live
-        self.volumeDevice = volumeDevice
         self.deviceName = deviceName
         self.reopen = reopen
         self.retryInterval = retryInterval
@@ -54,6 +52,7 @@ public final class LiveSoundOutput: SoundOutput {
     /// looked after there first (`maintainDevice`), so the reading is the one after any change.
     public func heardFrame() -> Double {
         maintainDevice()
+        if let unsentVolume { sendVolume(unsentVolume) }
         return smoother.frame(raw: live.audioClock, at: now())
     }
 
@@ -61,15 +60,23 @@ public final class LiveSoundOutput: SoundOutput {
 
     public func send(_ command: MixerCommand) -> Bool { live.mixer.send(command) }
 
+    /// A gain inside the mixer, before its limiter (`MixerCommand.volume`), within `Mixer.volumeRange`.
     public var volume: Float {
         get { storedVolume }
         set {
-            storedVolume = newValue
-            volumeDevice?.gain = newValue
+            storedVolume = Mixer.clampedVolume(newValue)
+            sendVolume(storedVolume)
         }
     }
 
-    public var isLive: Bool { volumeDevice != nil && !live.statistics.deviceLost }
+    /// Heard: ramped over 20 ms, so a change never clicks; while nothing is heard (no device, or it is lost), at
+    /// once, so a device opened again plays at the volume from its first frame.
+    private func sendVolume(_ gain: Float) {
+        let fade = isLive ? live.sampleRate / 50 : 0
+        unsentVolume = live.mixer.send(.volume(gain: gain, fadeFrames: fade)) ? nil : gain
+    }
+
+    public var isLive: Bool { live.isPlaying }
 
     public var commandMargin: Int64 { Int64(live.periodFrames) }
 
@@ -100,12 +107,10 @@ public final class LiveSoundOutput: SoundOutput {
         nextAttempt = time + retryInterval
         reopenAttempts += 1
         guard let device = try? reopen() else { return }  // still gone: try again later, quietly
-        let chain = VolumePCM(wrapping: device, gain: storedVolume)
         do {
-            try live.offer(chain)
-            volumeDevice = chain
+            try live.offer(device)
         } catch {
-            chain.close(draining: false)
+            device.close(draining: false)
             // Busy only if the device came back and went again since the checks above: next time.
             if case .mismatched = error, !mismatchTold {
                 mismatchTold = true
