@@ -21,7 +21,8 @@ let package = Package(
         .target(name: "DioramaDocument", dependencies: ["DioramaFiles"]),
         // Pure Swift: curves, animation timing, snapshots, particles, the cue schedule and the playlist sequencer.
         .target(name: "DioramaTimeline", dependencies: ["DioramaDocument"]),
-        // Pure Swift DSP: voices, the mixer, the lock-free command queue.
+        // Pure Swift DSP: voices, the mixer (with the listener's volume before its limiter), the lock-free command queue,
+        // and AudioFormat: the one sample rate and channel count every sound module refers to.
         .target(name: "DioramaMixer"),
         // cairo/pango: a snapshot becomes pixels; PNG files (zlib).
         .target(name: "DioramaRender", dependencies: ["DioramaFiles", "DioramaTimeline", "DioramaVectorArt", "DioramaLottie", "CCairo", "CPixman", "CZlib"]),
@@ -29,14 +30,15 @@ let package = Package(
         .target(name: "DioramaVectorArt", dependencies: ["DioramaFiles", "CRsvg", "CCairo"]),
         // rlottie: Lottie animations rendered frame by frame into premultiplied ARGB32 pixels, for DioramaRender.
         .target(name: "DioramaLottie", dependencies: ["CRlottie"]),
-        // libsndfile/libsamplerate/ALSA: the sound bank, WAV and FLAC output, the real-time ALSA thread, the offline mix.
+        // libsndfile/libsamplerate/ALSA: the sound bank, WAV and FLAC output, the offline mix, and (Output/) the device,
+        // its pacing, the real-time thread, the audio clock and the player's sound output.
         .target(name: "DioramaAudio", dependencies: ["DioramaFiles", "DioramaTimeline", "DioramaMixer", "CSndfile", "CSampleRate", "CAlsa", "CDioramaShims"]),
         // SDL2: the window, the story-viewer interface, live reload; the show clock shared over Ableton Link (DioramaLink).
         .target(name: "DioramaPlayer", dependencies: ["DioramaFiles", "DioramaRender", "DioramaAudio", "DioramaLink", "CSDL", "CDioramaShims"]),
         // The ffmpeg program (a child process fed through pipes): frames from the renderer and the offline mix become MP4, WebM or GIF.
         .target(name: "DioramaExport", dependencies: ["DioramaRender", "DioramaAudio"]),
         // Pure Swift DSP: the recipes of the project's own sounds, which `diorama synthesize-media` writes to media/.
-        .target(name: "DioramaSynthesis", dependencies: ["DioramaTimeline"]),
+        .target(name: "DioramaSynthesis", dependencies: ["DioramaTimeline", "DioramaMixer"]),
         // liblo: show control over OSC (UDP): commands for the player's frame loop, status feedback to a controller.
         // The mixer only for the volume's range, which the player's keys share.
         .target(name: "DioramaShowControl", dependencies: ["DioramaMixer", "COsc"]),

@@ -22,7 +22,7 @@ public enum OfflineAudio {
                               configuration: MixerConfiguration = MixerConfiguration(),
                               format: SoundFileFormat = .wav16, to path: String) throws(SoundWriteError) -> OfflineRenderResult {
         let span = span ?? 0..<plan.endFrame
-        let writer = try SoundFileWriter(path: path, channels: 2, sampleRate: configuration.sampleRate, format: format)
+        let writer = try SoundFileWriter(path: path, channels: AudioFormat.channels, sampleRate: configuration.sampleRate, format: format)
         let statistics = try stream(plan: plan, sounds: sounds, span: span, configuration: configuration) { (block) throws(SoundWriteError) in
             try writer.write(block)
         }

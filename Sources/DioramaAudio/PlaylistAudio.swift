@@ -17,7 +17,7 @@ public struct PlaylistAudio: Sendable {
     public var sampleRate: Int { bank.sampleRate }
 
     /// Loads every sound of `document` (paths relative to `directory`, the scenes file's folder).
-    public init(document: Document, directory: String, sampleRate: Int = 48_000) {
+    public init(document: Document, directory: String, sampleRate: Int = AudioFormat.sampleRate) {
         self.document = document
         self.bank = SoundBank(document: document, directory: directory, sampleRate: sampleRate)
     }

@@ -16,7 +16,7 @@ public struct MixerConfiguration: Sendable, Equatable {
     public var minimumStopFadeFrames: Int
 
     public init(
-        sampleRate: Int = 48_000, voiceLimit: Int = 32, pendingLimit: Int = 256,
+        sampleRate: Int = AudioFormat.sampleRate, voiceLimit: Int = 32, pendingLimit: Int = 256,
         commandCapacity: Int = 1024, masterGain: Float = 1, minimumStopFadeFrames: Int? = nil
     ) {
         self.sampleRate = sampleRate

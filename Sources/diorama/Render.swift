@@ -2,6 +2,7 @@ import ArgumentParser
 import DioramaAudio
 import DioramaDocument
 import DioramaFiles
+import DioramaMixer
 import DioramaRender
 import DioramaTimeline
 import Foundation
@@ -69,7 +70,7 @@ struct Render: AsyncParsableCommand {
     var taps: [String] = []
 
     /// The offline mix's rate: the rate `diorama timeline` lists sample indexes at.
-    static let audioSampleRate = 48_000
+    static let audioSampleRate = AudioFormat.sampleRate
 
     func run() async throws {
         let request: FrameRequest

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DioramaDocument
 import DioramaFiles
+import DioramaMixer
 import DioramaTimeline
 import Foundation
 
@@ -45,7 +46,7 @@ struct Timeline: AsyncParsableCommand {
     var json = false
 
     @Option(help: "Samples per second for the sample indexes.")
-    var rate: Int = 48_000
+    var rate: Int = AudioFormat.sampleRate
 
     @Option(help: "Language of the scene titles (default: the file's default language).")
     var lang: String?

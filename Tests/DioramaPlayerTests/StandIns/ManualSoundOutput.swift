@@ -1,3 +1,4 @@
+import DioramaAudio
 import DioramaMixer
 @testable import DioramaPlayer
 

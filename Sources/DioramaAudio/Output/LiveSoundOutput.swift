@@ -1,4 +1,3 @@
-import DioramaAudio
 import DioramaMixer
 import Foundation
 
@@ -121,5 +120,34 @@ public final class LiveSoundOutput: SoundOutput {
 
     private static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}
+
+extension LiveSoundOutput {
+    /// The live sound of `bank`: its sounds in a mixer, played by the real-time output (started) on the ALSA device
+    /// `device`, paced so that ALSA's `null` and `file` devices play at real speed; without a device (nil: no sound
+    /// wanted, or it cannot be opened) the output paces itself on the monotonic clock and the player follows that.
+    /// `notes`: lines for the terminal (sounds that did not load, what the device granted or why there is none).
+    public static func open(bank: SoundBank, device: String?, periodFrames: Int) -> (output: LiveSoundOutput, notes: [String]) {
+        let sampleRate = bank.sampleRate
+        var notes = bank.errors.map { "warning: \($0); it will be silent" }
+        let mixer = Mixer(sounds: bank.sounds, configuration: MixerConfiguration(sampleRate: sampleRate))
+        var opened: (any PCMDevice)?
+        if let device {
+            do {
+                let pcm = try AlsaPCM(device: device, sampleRate: sampleRate, periodFrames: periodFrames, periods: 3)
+                opened = PacedPCM(wrapping: pcm)
+                notes.append(pcm.grantedSummary)
+            } catch {
+                notes.append("warning: \(error.description); playing without sound, on the monotonic clock")
+            }
+        }
+        let live = LiveAudioOutput(mixer: mixer, device: opened, periodFrames: periodFrames)
+        live.start()
+        // After a loss the same name is opened again, paced the same.
+        let reopen: (() throws -> any PCMDevice)? = device.map { name in
+            { PacedPCM(wrapping: try AlsaPCM(device: name, sampleRate: sampleRate, periodFrames: periodFrames, periods: 3)) }
+        }
+        return (LiveSoundOutput(live: live, deviceName: device ?? "none", reopen: reopen), notes)
     }
 }
