@@ -220,7 +220,7 @@ public enum VideoExporter {
     static func streamMix(_ audio: PlaylistAudio, span: Range<Int64>,
                           write: (UnsafeBufferPointer<Float>) throws(VideoExportError) -> Void) throws(VideoExportError) {
         let schedule = CueSchedule(document: audio.document, sampleRate: audio.sampleRate)
-        _ = try OfflineAudio.stream(plan: audio.plan(schedule), sounds: audio.bank.sounds, span: span,
+        _ = try OfflineAudio.stream(commands: audio.commands(playingOnce: schedule), sounds: audio.bank.sounds, span: span,
                                     configuration: MixerConfiguration(sampleRate: audio.sampleRate), write)
     }
 }

@@ -39,8 +39,9 @@ import Testing
 
     /// The offline mix (left channel) of the whole playlist.
     static func offline(_ audio: PlaylistAudio, blockFrames: Int = OfflineAudio.blockFrames) -> [Float] {
-        let plan = audio.plan(CueSchedule(document: audio.document, sampleRate: rate))
-        return channel(OfflineAudio.mix(plan: plan, sounds: audio.bank.sounds, blockFrames: blockFrames), 0)
+        let schedule = CueSchedule(document: audio.document, sampleRate: rate)
+        return channel(OfflineAudio.mix(commands: audio.commands(playingOnce: schedule), sounds: audio.bank.sounds,
+                                        span: 0..<PlaylistAudio.endFrame(of: schedule), blockFrames: blockFrames), 0)
     }
 
     /// The loaded (16-bit) samples of sound `name`, left channel.
