@@ -19,7 +19,8 @@ let package = Package(
         .target(name: "DioramaFiles"),
         // Pure Swift: the scenes.json document, its parser with source locations, and validation.
         .target(name: "DioramaDocument", dependencies: ["DioramaFiles"]),
-        // Pure Swift: curves, animation timing, snapshots, particles, the cue schedule and the playlist sequencer.
+        // Pure Swift: curves, animation timing, snapshots, particles, the playlist clock (scene starts, the scene at a time,
+        // progress), the cue schedule and the playlist sequencer.
         .target(name: "DioramaTimeline", dependencies: ["DioramaDocument"]),
         // Pure Swift DSP: voices, the mixer (with the listener's volume before its limiter), the lock-free command queue,
         // and AudioFormat: the one sample rate and channel count every sound module refers to.

@@ -25,11 +25,6 @@ public struct Document: Sendable, Equatable {
     public func sound(named name: String) -> SoundDefinition? {
         sounds.first { $0.name == name }
     }
-
-    /// The playlist's total length in seconds, exactly.
-    public var totalDuration: Rational {
-        scenes.reduce(.zero) { $0 + $1.duration }
-    }
 }
 
 /// The coordinate space scenes are composed in, in points; rendering scales it to any output size.

@@ -3,17 +3,6 @@ import DioramaRender
 import DioramaTimeline
 import Foundation
 
-/// A frame of the output: which scene and which time of it it shows.
-public struct FramePosition: Sendable, Equatable {
-    public var scene: Int
-    public var time: Rational
-
-    public init(scene: Int, time: Rational) {
-        self.scene = scene
-        self.time = time
-    }
-}
-
 /// Renders frames on several threads, one `FrameRenderer` each (a renderer is not thread-safe), and hands them to
 /// one consumer in order. Threads take the next frame number as they come free; a fixed set of frame buffers
 /// bounds memory and keeps the renderers at most a few frames ahead of the consumer.
@@ -45,7 +34,7 @@ public final class ParallelFrames: @unchecked Sendable {
 
     /// Renders `frames` and calls `deliver` with each one's pixels in `pixelFormat`, in order, on the calling
     /// thread. Returns the renderers' warnings (each once). Stops early when `deliver` throws.
-    public static func render(_ frames: [FramePosition], document: Document, imageDirectory: URL, width: Int, height: Int,
+    public static func render(_ frames: [PlaybackPosition], document: Document, imageDirectory: URL, width: Int, height: Int,
                               language: String, pixelFormat: VideoPixelFormat = .bgra, threads: Int,
                        deliver: (Int, UnsafeRawBufferPointer) throws(VideoExportError) -> Void) throws(VideoExportError) -> [String] {
         let threads = max(1, min(threads, frames.count))
@@ -73,7 +62,7 @@ public final class ParallelFrames: @unchecked Sendable {
         return pipeline.condition.withLock { pipeline.warnings }
     }
 
-    private func work(_ frames: [FramePosition], document: Document, imageDirectory: URL, width: Int, height: Int,
+    private func work(_ frames: [PlaybackPosition], document: Document, imageDirectory: URL, width: Int, height: Int,
                       language: String, pixelFormat: VideoPixelFormat) {
         let evaluator = SceneEvaluator(document: document)
         let renderer = FrameRenderer(imageDirectory: imageDirectory)
@@ -99,7 +88,7 @@ public final class ParallelFrames: @unchecked Sendable {
             condition.unlock()
 
             let position = frames[index]
-            let snapshot = evaluator.snapshot(scene: position.scene, at: position.time.doubleValue, language: language)
+            let snapshot = evaluator.snapshot(scene: position.scene, at: position.sceneTime.doubleValue, language: language)
             var problem: String?
             do {
                 try renderer.render(snapshot, into: drawing ?? pixels, width: width, height: height, stride: width * 4)

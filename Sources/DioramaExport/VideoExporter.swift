@@ -14,7 +14,7 @@ public struct VideoExportRequest: Sendable {
     /// The scenes file's folder: image and sound paths resolve against it.
     public var baseDirectory: String
     /// Frame k shows `frames[k]` and lasts 1 / `fps`.
-    public var frames: [FramePosition]
+    public var frames: [PlaybackPosition]
     public var width: Int
     public var height: Int
     public var fps: Rational
@@ -31,7 +31,7 @@ public struct VideoExportRequest: Sendable {
     /// Rendering threads (one renderer each).
     public var threads: Int
 
-    public init(document: Document, baseDirectory: String, frames: [FramePosition], width: Int, height: Int, fps: Rational,
+    public init(document: Document, baseDirectory: String, frames: [PlaybackPosition], width: Int, height: Int, fps: Rational,
                 language: String, audioSpan: Range<Int64>, sampleRate: Int = AudioFormat.sampleRate, format: VideoFormat, quality: Int? = nil,
                 destination: URL, replacing: Bool, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.document = document

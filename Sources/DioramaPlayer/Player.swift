@@ -704,9 +704,8 @@ public final class Player {
         var overlay: [NodeSnapshot] = []
         let composer = OverlayComposer(layout: viewer.layout)
         if let toast, toast.until <= now { self.toast = nil }
-        let duration = document.scenes[heard.sceneIndex].duration.doubleValue * Double(sampleRate)
         let content = OverlayContent(
-            progress: OverlayContent.progress(sceneCount: count, current: heard.sceneIndex, fraction: heard.sceneFrame / duration),
+            progress: PlaylistClock(document: document).progress(scene: heard.sceneIndex, sceneFrame: heard.sceneFrame, sampleRate: sampleRate),
             currentScene: heard.sceneIndex,
             title: document.scenes[heard.sceneIndex].title.resolved(language: language, fallback: document.languages.fallback),
             showsBars: viewer.showsOverlay, showsHelp: viewer.showsHelp, isPaused: heard.isPaused && !viewer.isHolding,

@@ -92,8 +92,8 @@ public struct CueSchedule: Sendable, Equatable {
     public let stops: [ScheduledStop]
     /// Ambience starting on a moment of its scene, in playlist order.
     public let ambienceStarts: [ScheduledAmbienceStart]
-    /// Seconds, exactly.
-    public let totalDuration: Rational
+    /// Where each scene starts, and the whole playlist's length.
+    public let clock: PlaylistClock
     /// The scenes with tappable nodes, as written (by playlist index): what a tap at run time is scheduled from.
     public let tappableScenes: [Int: Scene]
 
@@ -105,12 +105,12 @@ public struct CueSchedule: Sendable, Equatable {
         var atSceneEnd: [ScheduledCue] = []
         var stops: [ScheduledStop] = []
         var ambienceStarts: [ScheduledAmbienceStart] = []
-        var start = Rational.zero
+        clock = PlaylistClock(document: document)
         for (index, scene) in document.scenes.enumerated() {
             // Once per scene: animations that start after other moments, at their resolved starts, for every cue,
             // `until`, stop and ambience start alike.
             let scene = scene.resolvingStarts()
-            let end = start + scene.duration
+            let start = clock.starts[index], end = clock.span(ofScene: index).upperBound
             spans.append(SceneSpan(index: index, id: scene.id, start: start, duration: scene.duration,
                                    startSample: Self.sample(start * rate), endSample: Self.sample(end * rate)))
             let firings = Self.resolvedFirings(of: scene, index: index)
@@ -132,14 +132,12 @@ public struct CueSchedule: Sendable, Equatable {
                 let absolute = start + ambience.sceneTime
                 ambienceStarts.append(ScheduledAmbienceStart(start: ambience, absoluteTime: absolute, sampleIndex: Self.sample(absolute * rate)))
             }
-            start = end
         }
         scenes = spans
         self.cues = cues
         firingsAtSceneEnd = atSceneEnd
         self.stops = stops
         self.ambienceStarts = ambienceStarts
-        totalDuration = start
         var tappable: [Int: Scene] = [:]
         for (index, scene) in document.scenes.enumerated() where !scene.tappableNodeIDs.isEmpty { tappable[index] = scene }
         tappableScenes = tappable

@@ -28,8 +28,8 @@ public struct PlaylistSequencer: Sendable {
     /// Samples per second of the driving clock.
     public let sampleRate: Int
     public var end: PlaylistEnd
-    /// Scene lengths in seconds.
-    public let durations: [Rational]
+    /// Where each scene starts and how long it lasts.
+    public let clock: PlaylistClock
     /// Each scene's cue firings, ordered by scene time.
     public let firings: [[CueFiring]]
     /// Each scene's stops (`until`s and stop cues), ordered by scene time.
@@ -46,8 +46,6 @@ public struct PlaylistSequencer: Sendable {
 
     /// Scene lengths in frames (exact rationals).
     private let sceneFrames: [Rational]
-    /// The whole playlist in frames.
-    private let cycleFrames: Rational
     private let rate: Rational
 
     /// The state set by the last command, at `anchorFrame`; everything later is a pure function of it.
@@ -82,7 +80,7 @@ public struct PlaylistSequencer: Sendable {
         sampleRate = schedule.sampleRate
         self.end = end
         rate = Rational(schedule.sampleRate)
-        durations = schedule.scenes.map(\.duration)
+        clock = schedule.clock
         var firings = Array(repeating: [CueFiring](), count: schedule.scenes.count)
         for cue in schedule.cues { firings[cue.firing.scene].append(cue.firing) }
         self.firings = firings
@@ -94,15 +92,14 @@ public struct PlaylistSequencer: Sendable {
         self.ambienceStarts = ambienceStarts
         actions = schedule.scenes.indices.map { SceneAction.ordered(firings: firings[$0], stops: stops[$0], ambience: ambienceStarts[$0]) }
         tappableScenes = schedule.tappableScenes
-        sceneFrames = durations.map { $0 * Rational(schedule.sampleRate) }
-        cycleFrames = sceneFrames.reduce(.zero, +)
+        sceneFrames = clock.durations.map { $0 * Rational(schedule.sampleRate) }
     }
 
     public init(document: Document, sampleRate: Int, end: PlaylistEnd = .wrap) {
         self.init(schedule: CueSchedule(document: document, sampleRate: sampleRate), end: end)
     }
 
-    public var sceneCount: Int { durations.count }
+    public var sceneCount: Int { clock.sceneCount }
 
     /// The state after the last command (it does not change by itself between commands, except that a
     /// non-wrapping playlist is reported finished by `position(at:)` once its last scene has ended).
@@ -122,7 +119,7 @@ public struct PlaylistSequencer: Sendable {
         switch locate(frame) {
         case .playing(let scene, let origin):
             let time = (Rational(Int128(frame)) - origin) / rate
-            return PlaybackPosition(scene: scene, sceneTime: min(max(time, .zero), durations[scene]), isPaused: false)
+            return PlaybackPosition(scene: scene, sceneTime: min(max(time, .zero), clock.durations[scene]))
         case .paused(let scene, let position):
             return PlaybackPosition(scene: scene, sceneTime: position, isPaused: true)
         case .idle, .finished:
@@ -130,18 +127,16 @@ public struct PlaylistSequencer: Sendable {
         }
     }
 
-    /// A story viewer's segments at `frame`: 1 for finished scenes, the current one's fraction, 0 for later ones
-    /// (all 1 once a non-wrapping playlist has finished, all 0 when idle).
+    /// A story viewer's segments at `frame`, as the clock fills them (all 1 once a non-wrapping playlist has
+    /// finished, all 0 when idle).
     public func progress(at frame: Int64) -> [Double] {
-        switch locate(frame) {
-        case .idle: return Array(repeating: 0, count: sceneCount)
-        case .finished: return Array(repeating: 1, count: sceneCount)
-        case .playing, .paused:
-            guard let position = position(at: frame) else { return [] }
-            let duration = durations[position.scene]
-            let fraction = duration > .zero ? (position.sceneTime / duration).doubleValue : 1
-            return (0..<sceneCount).map { $0 < position.scene ? 1 : $0 == position.scene ? min(1, max(0, fraction)) : 0 }
+        guard sceneCount > 0 else { return [] }
+        if let position = position(at: frame) {
+            return clock.progress(scene: position.scene, sceneFrame: (position.sceneTime * rate).doubleValue, sampleRate: sampleRate)
         }
+        // Nothing showing: idle fills nothing, finished fills every segment.
+        let finished = locate(frame) == .finished
+        return clock.progress(scene: finished ? sceneCount - 1 : 0, sceneFrame: finished ? .infinity : 0, sampleRate: sampleRate)
     }
 
     // MARK: - The clock
@@ -162,7 +157,7 @@ public struct PlaylistSequencer: Sendable {
         let frame = max(frame, anchorFrame)
         switch state(before: frame) {
         case .idle, .finished:
-            guard durations.indices.contains(scene) else { return [] }
+            guard clock.durations.indices.contains(scene) else { return [] }
             var events = begin(at: frame)
             events += enter(scene, at: frame, paused: false)
             return finish(events, at: frame)
@@ -178,7 +173,7 @@ public struct PlaylistSequencer: Sendable {
         let frame = max(frame, anchorFrame)
         guard case .playing(let scene, let origin) = state(before: frame) else { return [] }
         var events = begin(at: frame)
-        let position = min(max((Rational(Int128(frame)) - origin) / rate, .zero), durations[scene])
+        let position = min(max((Rational(Int128(frame)) - origin) / rate, .zero), clock.durations[scene])
         set(.paused(scene: scene, position: position), at: frame)
         events.append(.paused(frame: frame))
         return finish(events, at: frame)
@@ -230,7 +225,7 @@ public struct PlaylistSequencer: Sendable {
     /// Scene `scene` from its start (the current one restarts); from idle or finished it starts playing.
     public mutating func jump(to scene: Int, at frame: Int64) -> [SequencerEvent] {
         let frame = max(frame, anchorFrame)
-        guard durations.indices.contains(scene) else { return [] }
+        guard clock.durations.indices.contains(scene) else { return [] }
         let current = current(before: frame)
         var events = begin(at: frame)
         if let (showing, _) = current { events.append(.sceneDisappeared(scene: showing, frame: frame)) }
@@ -245,7 +240,7 @@ public struct PlaylistSequencer: Sendable {
     public mutating func seek(to sceneTime: Rational, at frame: Int64) -> [SequencerEvent] {
         let frame = max(frame, anchorFrame)
         guard let (scene, paused) = current(before: frame) else { return [] }
-        let time = min(max(sceneTime, .zero), durations[scene])
+        let time = min(max(sceneTime, .zero), clock.durations[scene])
         var events = begin(at: frame)
         let before = timeShowing(before: frame)
         if paused {
@@ -282,13 +277,13 @@ public struct PlaylistSequencer: Sendable {
         let scene: Int, time: Rational
         switch showing {
         case .playing(let index, let origin):
-            (scene, time) = (index, min(max((Rational(Int128(frame)) - origin) / rate, .zero), durations[index]))
+            (scene, time) = (index, min(max((Rational(Int128(frame)) - origin) / rate, .zero), clock.durations[index]))
         case .paused(let index, let position):
             (scene, time) = (index, position)
         case .idle, .finished:
             return []
         }
-        guard let model = tappableScenes[scene], model.isTappable(node), time < durations[scene] else { return [] }
+        guard let model = tappableScenes[scene], model.isTappable(node), time < clock.durations[scene] else { return [] }
         var taps = showing == anchor ? tappedVisit?.taps ?? model.taps : model.taps
         if let first = model.firstTaps(with: taps)[node], first <= time { return [] }
         let events = begin(at: frame)
@@ -357,7 +352,7 @@ public struct PlaylistSequencer: Sendable {
     /// The scene time showing during the frame before `frame` (as `current(before:)` sees it), 0 when none.
     private func timeShowing(before frame: Int64) -> Rational {
         switch state(before: frame) {
-        case .playing(let scene, let origin): min(max((Rational(Int128(frame)) - origin) / rate, .zero), durations[scene])
+        case .playing(let scene, let origin): min(max((Rational(Int128(frame)) - origin) / rate, .zero), clock.durations[scene])
         case .paused(_, let position): position
         case .idle, .finished: .zero
         }
@@ -371,29 +366,16 @@ public struct PlaylistSequencer: Sendable {
         }
     }
 
-    /// The state at `frame` (at or after the last command), following automatic scene changes from the anchor:
-    /// frame f belongs to a scene while f < origin + length; whole playlist cycles are skipped in one step.
+    /// The state at `frame` (at or after the last command), following automatic scene changes from the anchor: the
+    /// clock finds the scene at the playlist time `frame` is at on the anchor's round (frame f belongs to a scene
+    /// while f < origin + length), in a later round when the playlist wraps.
     private func locate(_ frame: Int64) -> Anchor {
         guard frame > anchorFrame, case .playing(let anchorScene, let anchorOrigin) = anchor else { return anchor }
         let f = Rational(Int128(frame))
-        var origin = anchorOrigin + sceneFrames[anchorScene]
-        if f < origin { return anchor }
-        var scene = anchorScene + 1
-        while scene < sceneCount {
-            let sceneEnd = origin + sceneFrames[scene]
-            if f < sceneEnd { return .playing(scene: scene, origin: origin) }
-            origin = sceneEnd
-            scene += 1
-        }
-        guard end == .wrap, cycleFrames > .zero else { return .finished }
-        let cycles = ((f - origin) / cycleFrames).floor
-        origin += Rational(cycles) * cycleFrames
-        for scene in 0..<sceneCount {
-            let sceneEnd = origin + sceneFrames[scene]
-            if f < sceneEnd { return .playing(scene: scene, origin: origin) }
-            origin = sceneEnd
-        }
-        return .finished  // unreachable: f lies within the cycle that starts at `origin`
+        let time = clock.starts[anchorScene] + (f - anchorOrigin) / rate
+        guard time < clock.length || (end == .wrap && clock.length > .zero) else { return .finished }
+        let here = clock.position(at: time, wrapping: true)
+        return .playing(scene: here.scene, origin: f - here.sceneTime * rate)
     }
 
     /// The frame of a cue at `sceneTime` in a scene whose time 0 is at `origin`: the first frame at or after it.
@@ -430,7 +412,7 @@ public struct PlaylistSequencer: Sendable {
             events.append(.sceneDisappeared(scene: scene, frame: endFrame))
             if scene + 1 < sceneCount {
                 scene += 1
-            } else if end == .wrap, cycleFrames > .zero {
+            } else if end == .wrap, clock.length > .zero {
                 scene = 0
             } else {
                 events.append(.finished(frame: endFrame))

@@ -37,14 +37,6 @@ public enum SequencerEvent: Sendable, Equatable {
     }
 }
 
-/// What plays at one frame: the scene and how far into it.
-public struct PlaybackPosition: Sendable, Equatable {
-    public var scene: Int
-    /// Seconds from the scene's start, exactly (0 ... the scene's duration).
-    public var sceneTime: Rational
-    public var isPaused: Bool
-}
-
 /// What the playlist does after its last scene.
 public enum PlaylistEnd: Sendable, Equatable {
     /// Start again with the first scene (a story viewer's loop).

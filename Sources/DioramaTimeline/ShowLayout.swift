@@ -10,33 +10,32 @@ import DioramaDocument
 ///
 /// Pure and deterministic: the player feeds it the shared clock's readings.
 public struct ShowLayout: Sendable, Equatable {
-    /// This player's scenes, in order, in seconds.
-    public let durations: [Rational]
+    /// This player's playlist: the whole one, or the one scene it loops.
+    public let clock: PlaylistClock
     /// The show's cycle in seconds: the whole playlist's length, the same on every player.
     public let cycle: Double
     /// Seconds added to the show clock to get this player's playlist seconds.
     public let offset: Double
+    /// This player's playlist length in seconds (the cycle, or the one scene's length).
+    public let length: Double
 
     /// The playlist as a whole (show seconds are playlist seconds), shown `sceneOffset` scenes ahead of the show
     /// (wrapping), or only the scene at index `only`, looping.
     public init(durations all: [Rational], sceneOffset scenes: Int = 0, only: Int? = nil) {
         precondition(!all.isEmpty, "a show needs at least one scene")
-        let cycle = all.reduce(Rational.zero, +).doubleValue
+        let whole = PlaylistClock(durations: all)
         if let only {
             precondition(all.indices.contains(only), "the scene to show must be in the playlist")
-            durations = [all[only]]
+            clock = PlaylistClock(durations: [all[only]])
             offset = 0
         } else {
-            durations = all
+            clock = whole
             let count = all.count
-            let shift = ((scenes % count) + count) % count
-            offset = all.prefix(shift).reduce(Rational.zero, +).doubleValue
+            offset = whole.starts[((scenes % count) + count) % count].doubleValue
         }
-        self.cycle = cycle
+        cycle = whole.length.doubleValue
+        length = clock.length.doubleValue
     }
-
-    /// This player's playlist length in seconds (the cycle, or the one scene's length).
-    public var length: Double { durations.reduce(Rational.zero, +).doubleValue }
 
     /// The playlist seconds this player shows at show seconds `show` (any value; the show repeats).
     public func playlistSeconds(atShow show: Double) -> Double {
@@ -45,27 +44,19 @@ public struct ShowLayout: Sendable, Equatable {
 
     /// The scene and scene time this player shows at show seconds `show`, the time rounded to a sample at
     /// `sampleRate` (and kept inside the scene).
-    public func position(atShow show: Double, sampleRate: Int) -> (scene: Int, time: Rational) {
+    public func position(atShow show: Double, sampleRate: Int) -> PlaybackPosition {
         position(atPlaylist: playlistSeconds(atShow: show), sampleRate: sampleRate)
     }
 
     /// The scene and scene time at `seconds` into this player's playlist, rounded to a sample at `sampleRate`: a
     /// moment that rounds to a scene's end is the next scene's start.
-    public func position(atPlaylist seconds: Double, sampleRate: Int) -> (scene: Int, time: Rational) {
-        let target = Rational(Int128(max(0, (seconds * Double(sampleRate)).rounded())), Int128(sampleRate))
-        var start = Rational.zero
-        for (index, duration) in durations.enumerated() {
-            if target < start + duration || index == durations.count - 1 {
-                return (index, min(target - start, duration))
-            }
-            start = start + duration
-        }
-        return (0, .zero)
+    public func position(atPlaylist seconds: Double, sampleRate: Int) -> PlaybackPosition {
+        clock.position(at: Rational(Int128(max(0, (seconds * Double(sampleRate)).rounded())), Int128(sampleRate)))
     }
 
     /// Seconds into this player's playlist of `time` seconds into scene `scene`.
     public func playlistSeconds(scene: Int, time: Double) -> Double {
-        durations.prefix(scene).reduce(Rational.zero, +).doubleValue + time
+        (scene < clock.sceneCount ? clock.starts[scene] : clock.length).doubleValue + time
     }
 
     /// How far `playlist` seconds are ahead of `reference` seconds on this player's repeating playlist, in

@@ -29,9 +29,9 @@ public struct TimelineReport: Sendable {
         var out = "{\n"
         out += "  \"format\": \"diorama-timeline/2\",\n"
         out += "  \"sampleRate\": \(schedule.sampleRate),\n"
-        out += "  \"duration\": \(Self.seconds(schedule.totalDuration)),\n"
-        out += "  \"durationExact\": \(Self.quoted(schedule.totalDuration.description)),\n"
-        out += "  \"samples\": \(CueSchedule.sample(schedule.totalDuration * Rational(schedule.sampleRate))),\n"
+        out += "  \"duration\": \(Self.seconds(schedule.clock.length)),\n"
+        out += "  \"durationExact\": \(Self.quoted(schedule.clock.length.description)),\n"
+        out += "  \"samples\": \(CueSchedule.sample(schedule.clock.length * Rational(schedule.sampleRate))),\n"
         out += "  \"scenes\": ["
         let cueCounts = Dictionary(grouping: schedule.cues, by: \.firing.scene).mapValues(\.count)
         out += schedule.scenes.map { span in
@@ -143,7 +143,7 @@ public struct TimelineReport: Sendable {
     public func text(file: String) -> String {
         let s = schedule
         var out = "\(file): \(s.scenes.count) scene\(s.scenes.count == 1 ? "" : "s"), \(s.cues.count) cue firing\(s.cues.count == 1 ? "" : "s"), "
-        out += "total \(Self.seconds(s.totalDuration)) s, samples at \(s.sampleRate) Hz\n\n"
+        out += "total \(Self.seconds(s.clock.length)) s, samples at \(s.sampleRate) Hz\n\n"
         out += Self.table(
             header: ["#", "scene", "start s", "duration s", "start sample", "cues", "title"],
             rightAligned: [0, 2, 3, 4, 5],

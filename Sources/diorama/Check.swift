@@ -51,7 +51,7 @@ struct Check: AsyncParsableCommand {
         let document = loaded.document
         let cues = document.scenes.reduce(0) { $0 + $1.cues.count }
         // The fixed shape `ok: N scenes, M cues, total D s`, so scripts can read it.
-        print("ok: \(document.scenes.count) scenes, \(cues) cues, total \(document.totalDuration.decimalDescription) s")
+        print("ok: \(document.scenes.count) scenes, \(cues) cues, total \(PlaylistClock(document: document).length.decimalDescription) s")
     }
 
     /// `diagnostics` with the problems of the media files `references` name, in file order (as the loader's own are).

@@ -2,6 +2,7 @@ import ArgumentParser
 import DioramaDocument
 import DioramaExport
 import DioramaFiles
+import DioramaTimeline
 import Foundation
 import Synchronization
 
@@ -32,8 +33,7 @@ struct Export: ParsableCommand {
             """
     )
 
-    @Argument(help: "The scenes file.")
-    var file: String = "scenes.json"
+    @OptionGroup var span: SpanOptions
 
     @Option(help: "The video file to write: .mp4, .webm or .gif (its folder must exist).")
     var out: String
@@ -41,35 +41,13 @@ struct Export: ParsableCommand {
     @Option(help: ArgumentHelp("The file format, when the extension does not say: mp4, webm or gif.", valueName: "mp4|webm|gif"))
     var format: String?
 
-    @Option(help: "Frames per second (a number above 0, at most 1000).")
-    var fps: String = "30"
-
-    @Option(help: "Output size in pixels, WIDTHxHEIGHT (even numbers for MP4 and WebM).")
-    var size: String = "1280x720"
-
-    @Option(help: "Export only the scene with this id; times are then scene seconds.")
-    var scene: String?
-
-    @Option(help: "Start time in seconds (default 0).")
-    var from: String?
-
-    @Option(help: "End time in seconds, not included (default: the end of the playlist or scene).")
-    var to: String?
-
-    @Option(name: .customLong("lang"), help: "Language of the texts (one of the file's languages; default: its default).")
-    var language: String?
+    @OptionGroup var frame: FrameOptions
 
     @Option(help: "Video quality as the encoder's CRF, lower is better and larger: 0-51 for MP4 (default 20), 0-63 for WebM (default 32).")
     var quality: Int?
 
     @Flag(help: "Replace the output file if it exists.")
     var force = false
-
-    @Option(name: .customLong("tap"), help: ArgumentHelp(TapOption.help, valueName: "NODE@SECONDS"))
-    var taps: [String] = []
-
-    @Option(help: "Rendering threads (default: one per core).")
-    var threads: Int?
 
     func run() throws {
         let request: VideoExportRequest
@@ -114,8 +92,8 @@ struct Export: ParsableCommand {
     // MARK: Planning
 
     private func plan() throws -> (VideoExportRequest, ffmpeg: String) {
-        let (width, height) = try Render.parseSize(size)
-        let fps = try OutputTimeline.parseFPS(fps)
+        let (width, height) = try frame.size.value()
+        let fps = try frame.fps.value()
         let chosen: VideoFormat
         if let format {
             guard let named = VideoFormat(rawValue: format.lowercased()) else {
@@ -139,12 +117,10 @@ struct Export: ParsableCommand {
             }
         }
         if chosen.needsEvenSize, width % 2 != 0 || height % 2 != 0 {
-            throw RenderArgumentError("--size \(size): \(chosen.summary) needs an even width and height",
+            throw RenderArgumentError("--size \(frame.size.text): \(chosen.summary) needs an even width and height",
                                       hint: "e.g. --size \(width + width % 2)x\(height + height % 2)")
         }
-        if let threads, !(1...256).contains(threads) {
-            throw RenderArgumentError("--threads \(threads): give 1 to 256 rendering threads")
-        }
+        let threads = try frame.threadCount()
 
         let destination = URL(fileURLWithPath: out)
         var isDirectory: ObjCBool = false
@@ -163,19 +139,18 @@ struct Export: ParsableCommand {
             throw RenderArgumentError(VideoExporter.ffmpegMissingMessage)
         }
 
-        let timeline = try OutputTimeline(file: file, scene: scene, language: language, taps: taps)
-        let span = try timeline.span(from: from, to: to)
-        let times = try OutputTimeline.frameTimes(span, fps: fps)
+        let timeline = try OutputTimeline(span)
+        let span = try timeline.span()
         // Sample k sounds at k / rate: the sound's first sample is the first at or after the first frame's time.
         let rate = Rational(Render.audioSampleRate)
-        let offset = timeline.playlistOffset
+        let offset = timeline.playlistSpan.lowerBound
         let audioSpan = Int64(((offset + span.start) * rate).ceiling)..<Int64(((offset + span.end) * rate).ceiling)
         let request = VideoExportRequest(
             document: timeline.document, baseDirectory: timeline.loaded.baseDirectory,
-            frames: times.map { let position = timeline.position($0); return FramePosition(scene: position.scene, time: position.time) },
+            frames: try timeline.frames(span, fps: fps),
             width: width, height: height, fps: fps, language: timeline.language, audioSpan: audioSpan,
             sampleRate: Render.audioSampleRate, format: chosen, quality: quality, destination: destination, replacing: force,
-            threads: threads ?? ProcessInfo.processInfo.activeProcessorCount)
+            threads: threads)
         return (request, ffmpeg)
     }
 

@@ -1,70 +1,66 @@
 import DioramaDocument
+import DioramaTimeline
 import Foundation
 
-/// What `render` and `export` share on their command lines: the document with its `--tap` taps, the `--lang`
-/// language, and the timeline `--from`/`--to` refer to: the whole playlist, or one scene with `--scene`.
+/// The span options read against their document: the document with its `--tap` taps, the `--lang` language, and
+/// the timeline `--from`/`--to` refer to: the whole playlist, or one scene with `--scene`.
 struct OutputTimeline {
     var loaded: LoadedDocument
     var language: String
-    /// The scenes the timeline runs through.
-    var sceneRange: Range<Int>
-    /// Each scene's start on the timeline.
-    var starts: [Rational]
-    var end: Rational
+    /// Where each scene of the playlist starts.
+    var clock: PlaylistClock
+    /// The playlist seconds the timeline runs through: the whole playlist, or one scene.
+    var playlistSpan: Range<Rational>
+    /// The timeline's length: its times run from 0 to here.
+    var end: Rational { playlistSpan.upperBound - playlistSpan.lowerBound }
     /// "the playlist" or "the scene "ocean"", for messages.
     var name: String
+    private var from: Seconds?
+    private var to: Seconds?
 
     var document: Document { loaded.document }
 
-    init(file: String, scene: String?, language: String?, taps: [String]) throws {
+    init(_ options: SpanOptions) throws {
+        let file = options.file
         let original = try loadDocumentOrExit(file)
-        loaded = LoadedDocument(document: try TapOption.apply(taps, to: original.document), path: original.path,
+        loaded = LoadedDocument(document: try TapOption.apply(options.taps, to: original.document), path: original.path,
                                 baseDirectory: original.baseDirectory, warnings: original.warnings,
                                 mediaReferences: original.mediaReferences)
         let document = loaded.document
         guard !document.scenes.isEmpty else { throw RenderArgumentError("\(file) has no scenes to render") }
 
-        self.language = language ?? document.languages.defaultLanguage
-        guard document.languages.available.contains(self.language) else {
-            throw RenderArgumentError("--lang \(self.language) is not a language of \(file)",
+        language = options.language ?? document.languages.defaultLanguage
+        guard document.languages.available.contains(language) else {
+            throw RenderArgumentError("--lang \(language) is not a language of \(file)",
                                       hint: "its languages are \(document.languages.available.joined(separator: ", "))")
         }
 
-        sceneRange = document.scenes.indices
-        if let scene {
+        clock = PlaylistClock(document: document)
+        playlistSpan = .zero..<clock.length
+        if let scene = options.scene {
             guard let index = document.scenes.firstIndex(where: { $0.id == scene }) else {
                 throw RenderArgumentError("no scene \"\(scene)\" in \(file)",
                                           hint: "the scenes are \(document.scenes.map(\.id).joined(separator: ", "))")
             }
-            sceneRange = index..<(index + 1)
+            playlistSpan = clock.span(ofScene: index)
         }
-        starts = []
-        end = .zero
-        for index in sceneRange {
-            starts.append(end)
-            end += document.scenes[index].duration
-        }
-        name = scene.map { "the scene \"\($0)\"" } ?? "the playlist"
+        name = options.scene.map { "the scene \"\($0)\"" } ?? "the playlist"
+        from = options.from
+        to = options.to
     }
 
     /// The scene and scene time at `time` of the timeline.
-    func position(_ time: Rational) -> (scene: Int, time: Rational) {
-        let offset = starts.lastIndex { $0 <= time } ?? 0
-        return (sceneRange.lowerBound + offset, time - starts[offset])
-    }
-
-    /// Where the timeline starts in the playlist (a scene's times become playlist times for the sound).
-    var playlistOffset: Rational {
-        document.scenes[..<sceneRange.lowerBound].reduce(Rational.zero) { $0 + $1.duration }
+    func position(_ time: Rational) -> PlaybackPosition {
+        clock.position(at: playlistSpan.lowerBound + time)
     }
 
     /// `--from`/`--to` as a span of the timeline: from 0 and to its end by default, clipped to its end.
-    func span(from: String?, to: String?) throws -> (start: Rational, end: Rational) {
-        let start = try from.map { try Render.parseTime($0, option: "--from") } ?? .zero
+    func span() throws(RenderArgumentError) -> (start: Rational, end: Rational) {
+        let start = try from?.value(of: "--from") ?? .zero
         guard start < end else {
             throw RenderArgumentError("--from \(start.decimalDescription) is past the end of \(name) (\(end.decimalDescription) s)")
         }
-        let stop = try to.map { try Render.parseTime($0, option: "--to") } ?? end
+        let stop = try to?.value(of: "--to") ?? end
         guard stop > start else {
             throw RenderArgumentError("--to \(stop.decimalDescription) must be after --from \(start.decimalDescription)")
         }
@@ -72,17 +68,9 @@ struct OutputTimeline {
     }
 
     /// Frame k of a span shows `start + k / fps`, for every such time before its end.
-    static func frameTimes(_ span: (start: Rational, end: Rational), fps: Rational) throws -> [Rational] {
+    func frames(_ span: (start: Rational, end: Rational), fps: Rational) throws(RenderArgumentError) -> [PlaybackPosition] {
         let count = Int(((span.end - span.start) * fps).ceiling)
         guard count <= 1_000_000 else { throw RenderArgumentError("that is \(count) frames; render at most 1,000,000 at once") }
-        return (0..<count).map { span.start + Rational(Int128($0)) / fps }
-    }
-
-    /// `--fps`: a number above 0, at most 1000.
-    static func parseFPS(_ text: String) throws -> Rational {
-        guard let fps = Rational(decimalLiteral: text), fps > .zero, fps <= Rational(1000) else {
-            throw RenderArgumentError("--fps \(text) is not a frame rate: give a number above 0 and at most 1000, e.g. --fps 30")
-        }
-        return fps
+        return (0..<count).map { position(span.start + Rational(Int128($0)) / fps) }
     }
 }

@@ -45,7 +45,7 @@ struct Play: ParsableCommand {
     var file: String = "scenes.json"
 
     @Option(help: ArgumentHelp("Window size in pixels (default: the canvas size).", valueName: "WxH"))
-    var size: String?
+    var size: FrameSize?
 
     @Flag(help: "Present frames as fast as possible instead of at the display's refresh (for measuring).")
     var noVsync = false
@@ -106,8 +106,8 @@ struct Play: ParsableCommand {
     var oscFeedback: String?
 
     func validate() throws {
-        if let size, Self.parseSize(size) == nil {
-            throw ValidationError("--size must be WIDTHxHEIGHT in pixels, each 1...16384, e.g. 1280x720 (got '\(size)')")
+        if let size, (try? size.value()) == nil {
+            throw ValidationError("--size must be WIDTHxHEIGHT in pixels, each 1...16384, e.g. 1280x720 (got '\(size.text)')")
         }
         if let duration, !(duration > 0) { throw ValidationError("--duration must be a positive number of seconds") }
         if let frames, frames <= 0 { throw ValidationError("--frames must be a positive count") }
@@ -120,16 +120,9 @@ struct Play: ParsableCommand {
         if oscBind != OSCControl.defaultBindAddress && osc == nil { throw ValidationError("--osc-bind needs --osc PORT") }
     }
 
-    static func parseSize(_ text: String) -> Size? {
-        let parts = text.lowercased().split(separator: "x")
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]),
-              (1...16384).contains(width), (1...16384).contains(height) else { return nil }
-        return Size(width: Double(width), height: Double(height))
-    }
-
     func run() throws {
         var options = PlayerOptions(scenesPath: file)
-        options.windowSize = size.flatMap(Self.parseSize)
+        options.windowSize = try size?.windowSize()
         options.vsync = !noVsync
         options.wraps = !once
         options.showsOverlay = !noUI

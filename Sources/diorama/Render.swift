@@ -1,11 +1,13 @@
 import ArgumentParser
 import DioramaAudio
 import DioramaDocument
+import DioramaExport
 import DioramaFiles
 import DioramaMixer
 import DioramaRender
 import DioramaTimeline
 import Foundation
+import Synchronization
 
 struct Render: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -30,32 +32,15 @@ struct Render: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The scenes file.")
-    var file: String = "scenes.json"
+    @OptionGroup var span: SpanOptions
 
     @Option(help: "The folder to write frames into (created when missing); not needed with --audio-only.")
     var out: String?
 
-    @Option(help: "Frames per second (a number above 0, at most 1000).")
-    var fps: String = "30"
-
-    @Option(help: "Output size in pixels, WIDTHxHEIGHT.")
-    var size: String = "1280x720"
-
-    @Option(help: "Render only the scene with this id; times are then scene seconds.")
-    var scene: String?
-
-    @Option(help: "Start time in seconds (default 0).")
-    var from: String?
-
-    @Option(help: "End time in seconds, not included (default: the end of the playlist or scene).")
-    var to: String?
+    @OptionGroup var frame: FrameOptions
 
     @Option(help: "Render only frames at these times, comma-separated (e.g. 0,2.5,10); replaces --from/--to.")
-    var at: String?
-
-    @Option(name: .customLong("lang"), help: "Language of the texts (one of the file's languages; default: its default).")
-    var language: String?
+    var at: SecondsList?
 
     @Flag(help: "Replace frames that already exist in the output folder.")
     var force = false
@@ -65,9 +50,6 @@ struct Render: AsyncParsableCommand {
 
     @Flag(help: "Write only the --audio file, no frames.")
     var audioOnly = false
-
-    @Option(name: .customLong("tap"), help: ArgumentHelp(TapOption.help, valueName: "NODE@SECONDS"))
-    var taps: [String] = []
 
     /// The offline mix's rate: the rate `diorama timeline` lists sample indexes at.
     static let audioSampleRate = AudioFormat.sampleRate
@@ -92,10 +74,11 @@ struct Render: AsyncParsableCommand {
         var width: Int
         var height: Int
         var fps: Rational
+        var threads: Int
         var language: String
         var outputDirectory: URL
         /// Playlist position of each frame, in output order.
-        var frames: [(scene: Int, time: Rational)]
+        var frames: [PlaybackPosition]
         var audio: AudioRequest?
     }
 
@@ -107,8 +90,8 @@ struct Render: AsyncParsableCommand {
     }
 
     private func plan() throws -> FrameRequest {
-        let (width, height) = try Self.parseSize(size)
-        let fps = try OutputTimeline.parseFPS(fps)
+        let (width, height) = try frame.size.value()
+        let fps = try frame.fps.value()
         if audioOnly, audio == nil {
             throw RenderArgumentError("--audio-only needs --audio FILE.wav to write to")
         }
@@ -121,24 +104,20 @@ struct Render: AsyncParsableCommand {
                                       hint: "e.g. --out frames, or --audio-only --audio mix.wav for the sound alone")
         }
 
-        let timeline = try OutputTimeline(file: file, scene: scene, language: language, taps: taps)
-        var times: [Rational] = []
+        let timeline = try OutputTimeline(span)
+        let frames: [PlaybackPosition]
         var span = (start: Rational.zero, end: timeline.end)
         if let at {
-            if from != nil || to != nil { throw RenderArgumentError("--at cannot be combined with --from or --to") }
-            for item in at.split(separator: ",", omittingEmptySubsequences: false) {
-                let text = item.trimmingCharacters(in: .whitespaces)
-                guard let time = Rational(decimalLiteral: text), time >= .zero else {
-                    throw RenderArgumentError("--at \"\(text)\" is not a time: give seconds like --at 0,2.5,10")
-                }
+            if self.span.from != nil || self.span.to != nil { throw RenderArgumentError("--at cannot be combined with --from or --to") }
+            frames = try at.value().map { time, text in
                 guard time < timeline.end else {
                     throw RenderArgumentError("--at \(text) is past the end of \(timeline.name) (\(timeline.end.decimalDescription) s)")
                 }
-                times.append(time)
+                return timeline.position(time)
             }
         } else {
-            span = try timeline.span(from: from, to: to)
-            times = try OutputTimeline.frameTimes(span, fps: fps)
+            span = try timeline.span()
+            frames = try timeline.frames(span, fps: fps)
         }
 
         var audioRequest: AudioRequest?
@@ -149,7 +128,7 @@ struct Render: AsyncParsableCommand {
                                           hint: "choose another --audio file, or pass --force to replace it")
             }
             // Scene times become playlist times: the mix is the playlist's sound over the span.
-            let offset = timeline.playlistOffset
+            let offset = timeline.playlistSpan.lowerBound
             audioRequest = AudioRequest(file: file, start: offset + span.start, end: offset + span.end)
         }
 
@@ -160,33 +139,16 @@ struct Render: AsyncParsableCommand {
             throw RenderArgumentError("--out \(out) is a file, not a folder")
         }
         if !force, !audioOnly {
-            let existing = times.indices.map { Self.frameName($0) }
+            let existing = frames.indices.map { Self.frameName($0) }
                 .filter { FileManager.default.fileExists(atPath: directory.appendingPathComponent($0).path) }
             if let first = existing.first {
                 throw RenderArgumentError("\(out) already holds \(existing.count) of these frames (\(first) first); nothing was written",
                                           hint: "choose another --out folder, or pass --force to replace them")
             }
         }
-        return FrameRequest(loaded: timeline.loaded, width: width, height: height, fps: fps, language: timeline.language,
-                            outputDirectory: directory, frames: audioOnly ? [] : times.map(timeline.position), audio: audioRequest)
-    }
-
-    static func parseSize(_ text: String) throws -> (Int, Int) {
-        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let width = Int(parts[0]), let height = Int(parts[1]) else {
-            throw RenderArgumentError("--size \(text) is not a size: write WIDTHxHEIGHT in pixels, e.g. --size 1280x720")
-        }
-        guard (1...16384).contains(width), (1...16384).contains(height) else {
-            throw RenderArgumentError("--size \(text): width and height must be 1 to 16384 pixels")
-        }
-        return (width, height)
-    }
-
-    static func parseTime(_ text: String, option: String) throws -> Rational {
-        guard let time = Rational(decimalLiteral: text.trimmingCharacters(in: .whitespaces)), time >= .zero else {
-            throw RenderArgumentError("\(option) \(text) is not a time: give seconds, 0 or more, e.g. \(option) 2.5")
-        }
-        return time
+        return FrameRequest(loaded: timeline.loaded, width: width, height: height, fps: fps, threads: try frame.threadCount(),
+                            language: timeline.language,
+                            outputDirectory: directory, frames: audioOnly ? [] : frames, audio: audioRequest)
     }
 
     static func frameName(_ index: Int) -> String {
@@ -234,9 +196,9 @@ struct Render: AsyncParsableCommand {
         var progress = RenderProgress(total: request.frames.count, showing: isatty(STDERR_FILENO) == 1)
         let warnings: [String]
         do {
-            warnings = try await FrameSequence.write(request.loaded, frames: request.frames, width: request.width,
-                                                     height: request.height, language: request.language,
-                                                     to: request.outputDirectory, replacing: force, progress: &progress)
+            warnings = try PNGFrames.write(request.loaded, frames: request.frames, width: request.width, height: request.height,
+                                           language: request.language, threads: request.threads, to: request.outputDirectory,
+                                           replacing: force, progress: &progress)
         } catch {
             progress.finish()
             Self.printError("\(error)")
@@ -254,40 +216,47 @@ struct Render: AsyncParsableCommand {
     }
 }
 
-/// Renders frames at playlist positions into numbered PNG files (frame-000000.png, ...): rendering on the
-/// calling task, PNG encoding (the larger cost) on up to three frames beside it.
-enum FrameSequence {
-    /// Returns the renderer's warnings (e.g. a missing image).
-    static func write(_ loaded: LoadedDocument, frames: [(scene: Int, time: Rational)], width: Int, height: Int,
-                      language: String, to directory: URL, replacing: Bool, progress: inout RenderProgress) async throws -> [String] {
-        let evaluator = SceneEvaluator(document: loaded.document)
-        let renderer = FrameRenderer(imageDirectory: URL(fileURLWithPath: loaded.baseDirectory, isDirectory: true))
-        var encoding: [Task<Void, Error>] = []
-        do {
-            for (index, position) in frames.enumerated() {
-                let snapshot = evaluator.snapshot(scene: position.scene, at: position.time.doubleValue, language: language)
-                let frame = try renderer.render(snapshot, width: width, height: height)
-                let target = directory.appendingPathComponent(Render.frameName(index))
-                encoding.append(Task.detached { try frame.writePNG(to: target, replacing: replacing) })
-                if encoding.count >= 3 { try await encoding.removeFirst().value }
-                progress.frameDone(index + 1 - encoding.count)
+/// Numbered PNG files (frame-000000.png, ...) of frames at playlist positions: drawn by the frame producer the
+/// export draws with (`ParallelFrames`, on `threads` threads, handed over in order), PNG encoding (the larger cost)
+/// on up to three frames beside it.
+enum PNGFrames {
+    /// Returns the renderers' warnings (e.g. a missing image).
+    static func write(_ loaded: LoadedDocument, frames: [PlaybackPosition], width: Int, height: Int, language: String,
+                      threads: Int, to directory: URL, replacing: Bool, progress: inout RenderProgress) throws -> [String] {
+        let encoding = DispatchGroup(), slots = DispatchSemaphore(value: 3), failure = FirstFailure()
+        // Every encoding has finished before this returns or throws: no file is written after.
+        defer { encoding.wait() }
+        let warnings = try ParallelFrames.render(frames, document: loaded.document,
+                                                 imageDirectory: URL(fileURLWithPath: loaded.baseDirectory, isDirectory: true),
+                                                 width: width, height: height, language: language, threads: threads) {
+            index, pixels throws(VideoExportError) in
+            var frame = RenderedFrame(width: width, height: height)
+            frame.bytes.withUnsafeMutableBytes { $0.copyMemory(from: pixels) }
+            slots.wait()
+            if let problem = failure.text {
+                slots.signal()
+                throw .render(problem)
             }
-            for task in encoding { try await task.value }
-        } catch {
-            for task in encoding { _ = try? await task.value }
-            throw error
+            let target = directory.appendingPathComponent(Render.frameName(index)), drawn = frame
+            encoding.enter()
+            DispatchQueue.global().async {
+                do { try drawn.writePNG(to: target, replacing: replacing) } catch { failure.note("\(error)") }
+                slots.signal()
+                encoding.leave()
+            }
+            progress.frameDone(index)
         }
+        encoding.wait()
+        if let problem = failure.text { throw VideoExportError.render(problem) }
         progress.frameDone(frames.count)
-        return renderer.warnings
+        return warnings
     }
-}
 
-/// A bad command line, reported with a hint and exit status 2.
-struct RenderArgumentError: Error, CustomStringConvertible {
-    var description: String
-
-    init(_ message: String, hint: String? = nil) {
-        description = "error: " + message + (hint.map { "\n  hint: " + $0 } ?? "")
+    /// The first PNG that could not be written, noted from the encoding threads.
+    private final class FirstFailure: Sendable {
+        private let first = Mutex<String?>(nil)
+        var text: String? { first.withLock { $0 } }
+        func note(_ problem: String) { first.withLock { $0 = $0 ?? problem } }
     }
 }
 

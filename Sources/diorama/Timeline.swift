@@ -39,8 +39,7 @@ struct Timeline: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The scenes file.")
-    var file: String = "scenes.json"
+    @OptionGroup var span: SpanOptions
 
     @Flag(help: "Print the schedule as JSON (see docs/TIMELINE.md).")
     var json = false
@@ -48,23 +47,8 @@ struct Timeline: AsyncParsableCommand {
     @Option(help: "Samples per second for the sample indexes.")
     var rate: Int = AudioFormat.sampleRate
 
-    @Option(help: "Language of the scene titles (default: the file's default language).")
-    var lang: String?
-
-    @Option(name: .customLong("tap"), help: ArgumentHelp(TapOption.help, valueName: "NODE@SECONDS"))
-    var taps: [String] = []
-
-    @Option(help: ArgumentHelp("Draw the schedule as a picture instead (.png or .svg).", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Draw the schedule as a picture instead (.png or .svg); --scene, --from and --to zoom it in.", valueName: "FILE"))
     var picture: String?
-
-    @Option(help: "With --picture: only the scene with this id; times are then scene seconds.")
-    var scene: String?
-
-    @Option(help: "With --picture: start time in seconds (default: the start).")
-    var from: String?
-
-    @Option(help: "With --picture: end time in seconds (default: the end of the playlist or scene).")
-    var to: String?
 
     @Option(help: "With --picture: its width in pixels (640 to 8000).")
     var width: Int = 1600
@@ -76,7 +60,7 @@ struct Timeline: AsyncParsableCommand {
         guard (1...768_000).contains(rate) else {
             throw ValidationError("--rate must be between 1 and 768000 samples per second, not \(rate)")
         }
-        if picture == nil, scene != nil || from != nil || to != nil || force {
+        if picture == nil, span.scene != nil || span.from != nil || span.to != nil || force {
             throw ValidationError("--scene, --from, --to and --force go with --picture FILE")
         }
         if picture != nil, json { throw ValidationError("--picture draws the schedule; --json prints it: give one") }
@@ -88,17 +72,17 @@ struct Timeline: AsyncParsableCommand {
             try drawPicture(picture)
             return
         }
-        let loaded = try loadDocumentOrExit(file)
+        let loaded = try loadDocumentOrExit(span.file)
         let document: Document
         do {
-            document = try TapOption.apply(taps, to: loaded.document)
+            document = try TapOption.apply(span.taps, to: loaded.document)
         } catch {
             StandardStreams.writeError(error.description + "\n")
             throw ExitCode(2)
         }
-        let report = TimelineReport(document: document, sampleRate: rate, language: lang)
+        let report = TimelineReport(document: document, sampleRate: rate, language: span.language)
         do {
-            try StandardStreams.writeOutput(json ? report.json() : report.text(file: file))
+            try StandardStreams.writeOutput(json ? report.json() : report.text(file: span.file))
         } catch {
             StandardStreams.writeError("error: cannot write the timeline to standard output: \(error)\n")
             throw ExitCode(1)

@@ -18,16 +18,16 @@ extension Timeline {
             if !force, FileManager.default.fileExists(atPath: path) {
                 throw RenderArgumentError("\(path) already exists and was left as it is", hint: "give --force to replace it")
             }
-            let timeline = try OutputTimeline(file: file, scene: scene, language: lang, taps: taps)
-            let span = try timeline.span(from: from, to: to)
-            let (start, stop) = (timeline.playlistOffset + span.start, timeline.playlistOffset + span.end)
+            let timeline = try OutputTimeline(span)
+            let span = try timeline.span()
+            let (start, stop) = (timeline.playlistSpan.lowerBound + span.start, timeline.playlistSpan.lowerBound + span.end)
             let schedule = CueSchedule(document: timeline.document, sampleRate: Render.audioSampleRate)
             let chart = TimelineChart(document: timeline.document, schedule: schedule, language: timeline.language,
-                                      scenes: scene.map { [$0] }, from: start.doubleValue, to: stop.doubleValue)
+                                      scenes: self.span.scene.map { [$0] }, from: start.doubleValue, to: stop.doubleValue)
             let picture = TimelinePicture(chart: chart, width: width)
             let waveform = mixEnvelope(document: timeline.document, directory: timeline.loaded.baseDirectory, schedule: schedule,
                                        from: start, to: stop, columns: picture.plotColumns)
-            let title = (file as NSString).lastPathComponent + (scene.map { " · \($0)" } ?? "")
+            let title = (self.span.file as NSString).lastPathComponent + (self.span.scene.map { " · \($0)" } ?? "")
             try picture.write(to: url, format: format, title: title, waveform: waveform, replacing: force)
             print("wrote the timeline picture (\(picture.width)x\(picture.height)) to \(path)")
         } catch let problem as RenderArgumentError {

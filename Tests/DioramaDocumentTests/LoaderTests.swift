@@ -1,4 +1,5 @@
 import DioramaTestSupport
+import DioramaTimeline
 import Foundation
 import Testing
 
@@ -65,7 +66,7 @@ import Testing
         #expect(document.languages == Languages(defaultLanguage: "ja", fallback: "en", available: ["ja", "en"]))
         #expect(document.scenes[0].title == LocalizedString("Swing", language: "en"))
         #expect(document.scenes[1].title.resolved(language: "ja", fallback: "en") == "ブランコ")
-        #expect(document.totalDuration == Rational(5, 2))
+        #expect(PlaylistClock(document: document).length == Rational(5, 2))
     }
 
     @Test func defaultsFillWhatTheFileLeavesOut() throws {

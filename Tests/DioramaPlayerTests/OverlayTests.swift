@@ -9,9 +9,10 @@ import Testing
     let layout = OverlayLayout(canvas: Size(width: 1280, height: 720), sceneCount: 3)
 
     @Test func progressIsFullForFinishedScenesAFractionForTheCurrentAndEmptyForLaterOnes() {
-        #expect(OverlayContent.progress(sceneCount: 3, current: 1, fraction: 0.25) == [1, 0.25, 0])
-        #expect(OverlayContent.progress(sceneCount: 3, current: 0, fraction: 0) == [0, 0, 0])
-        #expect(OverlayContent.progress(sceneCount: 3, current: 2, fraction: 1.5) == [1, 1, 1])
+        let clock = PlaylistClock(durations: [Rational(4), Rational(3), Rational(5)])
+        #expect(clock.progress(scene: 1, sceneFrame: 0.25 * 3 * 48_000, sampleRate: 48_000) == [1, 0.25, 0])
+        #expect(clock.progress(scene: 0, sceneFrame: 0, sampleRate: 48_000) == [0, 0, 0])
+        #expect(clock.progress(scene: 2, sceneFrame: 1.5 * 5 * 48_000, sampleRate: 48_000) == [1, 1, 1])
     }
 
     @Test func barsSpanTheWidthInsideTheMarginsWithGapsBetween() {

@@ -87,7 +87,7 @@ import Testing
         let schedule = CueSchedule(document: document, sampleRate: Self.rate)
         let rate = Rational(Self.rate)
         // Four passes of 1.7000105 s (81 600.504 samples).
-        let end = start + Int64((Rational(4) * schedule.totalDuration * rate).ceiling)
+        let end = start + Int64((Rational(4) * schedule.clock.length * rate).ceiling)
         play(playback, output, to: Double(end))
 
         var expected: [Int64] = []
@@ -96,7 +96,7 @@ import Testing
         let roundedScenes = document.scenes.map { ($0.duration * rate).ceiling }
         for pass in 0..<5 {
             for cue in schedule.cues {
-                let frame = Int64((Rational(pass) * schedule.totalDuration * rate + cue.absoluteTime * rate).ceiling) + start
+                let frame = Int64((Rational(pass) * schedule.clock.length * rate + cue.absoluteTime * rate).ceiling) + start
                 guard frame <= end else { continue }
                 if pass == 0 { #expect(frame == cue.sampleIndex + start) }
                 expected.append(frame)

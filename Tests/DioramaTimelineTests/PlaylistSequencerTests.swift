@@ -70,7 +70,7 @@ private func describe(_ events: [SequencerEvent]) -> [String] {
         var s = PlaylistSequencer(schedule: schedule)
         _ = s.play(at: 0)
         let cycles = 50
-        let totalFrames = schedule.totalDuration * Rational(44_100)
+        let totalFrames = schedule.clock.length * Rational(44_100)
         let limit = Int64((totalFrames * Rational(cycles)).ceiling)
         let fired = s.advance(to: limit).compactMap { event -> Int64? in
             if case .cueDue(_, let frame) = event { return frame }
@@ -79,7 +79,7 @@ private func describe(_ events: [SequencerEvent]) -> [String] {
         var expected: [Int64] = []
         for cycle in 0...cycles {
             for cue in schedule.cues {
-                expected.append(Int64(((cue.absoluteTime + schedule.totalDuration * Rational(cycle)) * Rational(44_100)).ceiling))
+                expected.append(Int64(((cue.absoluteTime + schedule.clock.length * Rational(cycle)) * Rational(44_100)).ceiling))
             }
         }
         expected.removeAll { $0 >= limit }

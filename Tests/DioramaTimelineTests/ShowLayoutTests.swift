@@ -13,17 +13,17 @@ import Testing
         #expect(layout.playlistSeconds(atShow: 29.5) == 5.5)
         #expect(layout.playlistSeconds(atShow: -1) == 11)
         let position = layout.position(atShow: 5.5, sampleRate: 48_000)
-        #expect(position.scene == 1 && position.time == Rational(3, 2))
+        #expect(position.scene == 1 && position.sceneTime == Rational(3, 2))
     }
 
     @Test func aMomentThatRoundsToASceneEndIsTheNextSceneStart() {
         let layout = ShowLayout(durations: durations)
         let position = layout.position(atPlaylist: 4 - 1e-9, sampleRate: 48_000)
-        #expect(position.scene == 1 && position.time == .zero)
+        #expect(position.scene == 1 && position.sceneTime == .zero)
         let last = layout.position(atPlaylist: 12 - 1e-9, sampleRate: 48_000)
-        #expect(last.scene == 2 && last.time == Rational(5), "the last scene keeps its end")
+        #expect(last.scene == 2 && last.sceneTime == Rational(5), "the last scene keeps its end")
         let inside = layout.position(atPlaylist: 1.000_01, sampleRate: 48_000)
-        #expect(inside.scene == 0 && inside.time == Rational(48_000, 48_000), "rounded to the nearest sample")
+        #expect(inside.scene == 0 && inside.sceneTime == Rational(48_000, 48_000), "rounded to the nearest sample")
     }
 
     @Test func aSceneOffsetShowsTheShowThatManyScenesAheadWrapping() {
@@ -37,7 +37,7 @@ import Testing
 
     @Test func onlyOneSceneLoopsOnTheShowClockAndStartsOverWithTheShow() {
         let only = ShowLayout(durations: durations, only: 2)
-        #expect(only.cycle == 12 && only.length == 5 && only.durations == [Rational(5)])
+        #expect(only.cycle == 12 && only.length == 5 && only.clock.durations == [Rational(5)])
         #expect(only.playlistSeconds(atShow: 7) == 2)
         #expect(only.playlistSeconds(atShow: 12.5) == 0.5, "the show's new cycle starts the scene over")
     }

@@ -4,7 +4,7 @@ import DioramaTimeline
 
 /// Everything the overlay shows at one frame.
 public struct OverlayContent: Sendable, Equatable {
-    /// Per scene, 0...1: finished scenes 1, the current one its elapsed fraction, later ones 0.
+    /// Per scene, 0...1: finished scenes 1, the current one its elapsed fraction, later ones (`PlaylistClock.progress`).
     public var progress: [Double]
     public var currentScene: Int
     /// The current scene's title in the chosen language.
@@ -27,13 +27,6 @@ public struct OverlayContent: Sendable, Equatable {
         self.isPaused = isPaused
         self.banner = banner
         self.toast = toast
-    }
-
-    /// Story-viewer progress for `sceneCount` scenes with `fraction` (0...1) of scene `current` elapsed.
-    public static func progress(sceneCount: Int, current: Int, fraction: Double) -> [Double] {
-        (0..<sceneCount).map { index in
-            index < current ? 1 : index == current ? min(max(fraction, 0), 1) : 0
-        }
     }
 }
 

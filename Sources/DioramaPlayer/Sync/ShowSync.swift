@@ -154,7 +154,8 @@ public final class ShowSync {
 
         func seek(resuming: Bool = false) {
             playback.seek(resuming: resuming) { frame in
-                layout.position(atPlaylist: layout.playlistSeconds(atShow: showAt(frame).seconds), sampleRate: rate)
+                let here = layout.position(atPlaylist: layout.playlistSeconds(atShow: showAt(frame).seconds), sampleRate: rate)
+                return (here.scene, here.sceneTime)
             }
             corrections += 1
             differences.removeAll()
@@ -207,7 +208,7 @@ public final class ShowSync {
     public func navigate(_ playback: PlaylistPlayback, toScene scene: Int, time: Double = 0) {
         let at = sharedTime(ofFrame: playback.nextCommandFrame, playback)
         let show = clock.show(at: at)
-        let index = min(max(scene, 0), layout.durations.count - 1)
+        let index = min(max(scene, 0), layout.clock.sceneCount - 1)
         let shift = layout.difference(layout.playlistSeconds(scene: index, time: time), from: layout.playlistSeconds(atShow: show.seconds))
         clock.move(to: ShowLayout.wrap(show.seconds + shift, layout.cycle), at: at)
         follow(playback)
@@ -215,7 +216,7 @@ public final class ShowSync {
 
     /// The scene after the one this player shows (after the last, the first).
     public func next(_ playback: PlaylistPlayback) {
-        navigate(playback, toScene: (playback.commanded.sceneIndex + 1) % layout.durations.count)
+        navigate(playback, toScene: (playback.commanded.sceneIndex + 1) % layout.clock.sceneCount)
     }
 
     /// The scene before the one this player shows, from its start (on the first scene, its start again).

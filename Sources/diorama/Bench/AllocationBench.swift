@@ -32,7 +32,7 @@ struct AllocationBench: ParsableCommand {
     var file: String = "scenes.json"
 
     @Option(help: "Output size in pixels, WIDTHxHEIGHT.")
-    var size: String = "1280x720"
+    var size = FrameSize(argument: "1280x720")
 
     @Option(help: "Seconds of each scene to count.")
     var seconds: Double = 10
@@ -56,7 +56,7 @@ struct AllocationBench: ParsableCommand {
                 """.utf8))
             throw ExitCode(1)
         }
-        let (width, height) = try Render.parseSize(size)
+        let (width, height) = try size.value()
         guard frameRate > 0, frameRate <= 1000 else { throw ValidationError("--frame-rate must be 0...1000") }
         let loaded: LoadedDocument
         do {

@@ -26,13 +26,13 @@ struct ExportBench: ParsableCommand {
     var file: String = "scenes.json"
 
     @Option(help: "Seconds of the playlist to export.")
-    var seconds: String = "60"
+    var seconds = Seconds(argument: "60")
 
     @Option(help: "Output size in pixels, WIDTHxHEIGHT.")
-    var size: String = "1280x720"
+    var size = FrameSize(argument: "1280x720")
 
     @Option(help: "Frames per second.")
-    var fps: String = "30"
+    var fps = FrameRate(argument: "30")
 
     @Option(help: ArgumentHelp("The file format.", valueName: "mp4|webm|gif"))
     var format: String = "mp4"
@@ -41,16 +41,13 @@ struct ExportBench: ParsableCommand {
     var threads: Int?
 
     func run() throws {
-        let (width, height) = try Render.parseSize(size)
-        let fps = try OutputTimeline.parseFPS(fps)
+        let (width, height) = try size.value()
+        let fps = try fps.value()
         guard let format = VideoFormat(rawValue: format) else { throw ValidationError("--format: mp4, webm or gif") }
         guard let ffmpeg = VideoExporter.locateFFmpeg() else { throw ValidationError(VideoExporter.ffmpegMissingMessage) }
-        let timeline = try OutputTimeline(file: file, scene: nil, language: nil, taps: [])
-        let span = try timeline.span(from: nil, to: seconds)
-        let frames = try OutputTimeline.frameTimes(span, fps: fps).map { time in
-            let position = timeline.position(time)
-            return FramePosition(scene: position.scene, time: position.time)
-        }
+        let timeline = try OutputTimeline(SpanOptions.parse([file, "--to", seconds.text]))
+        let span = try timeline.span()
+        let frames = try timeline.frames(span, fps: fps)
         let spanSeconds = (span.end - span.start).doubleValue
         let threads = threads ?? ProcessInfo.processInfo.activeProcessorCount
         let rate = Render.audioSampleRate

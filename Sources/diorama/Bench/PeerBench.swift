@@ -30,7 +30,7 @@ struct PeerBench: ParsableCommand {
     var directory: String = "bench/peer"
 
     @Option(help: "Output size in pixels, WIDTHxHEIGHT.")
-    var size: String = "1280x720"
+    var size = FrameSize(argument: "1280x720")
 
     @Option(help: "Passes over the frames; a frame's cost is its fastest pass.")
     var passes: Int = 5
@@ -42,7 +42,7 @@ struct PeerBench: ParsableCommand {
     var at: Double = 3.3
 
     func run() throws {
-        let (width, height) = try Render.parseSize(size)
+        let (width, height) = try size.value()
         guard passes >= 1 else { throw ValidationError("--passes must be at least 1") }
         let peer = try Self.load(directory: directory)
         if let png {

@@ -34,7 +34,7 @@ struct PlayerBench: ParsableCommand {
     var file: String = "scenes.json"
 
     @Option(help: ArgumentHelp("Window size in pixels.", valueName: "WxH"))
-    var size: String = "1280x720"
+    var size = FrameSize(argument: "1280x720")
 
     @Option(help: "Frames to present.")
     var frames: Int = 600
@@ -62,7 +62,7 @@ struct PlayerBench: ParsableCommand {
             return
         }
         let start = monotonicSeconds()
-        guard let windowSize = Play.parseSize(size) else {
+        guard let windowSize = try? size.windowSize() else {
             throw ValidationError("--size must be WIDTHxHEIGHT in pixels, e.g. 1280x720")
         }
         let logPath = NSTemporaryDirectory() + "diorama-bench-player-\(getpid()).jsonl"

@@ -38,7 +38,7 @@ struct RenderBench: AsyncParsableCommand {
     var file: String = "scenes.json"
 
     @Option(help: "Output size in pixels, WIDTHxHEIGHT.")
-    var size: String = "1280x720"
+    var size = FrameSize(argument: "1280x720")
 
     @Option(help: "Seconds of each scene to time.")
     var seconds: Double = 10
@@ -74,7 +74,7 @@ struct RenderBench: AsyncParsableCommand {
         let (width, height): (Int, Int)
         let loaded: LoadedDocument
         do {
-            (width, height) = try Render.parseSize(size)
+            (width, height) = try size.value()
             loaded = try DocumentLoader.load(path: file)
         } catch let error as DocumentLoadError {
             StandardStreams.writeError(error.diagnostics.map(\.description).joined(separator: "\n") + "\n")
@@ -110,6 +110,7 @@ struct RenderBench: AsyncParsableCommand {
         print("  scene      frames  wall median   wall p95   cpu median    cpu p95   first frame  evaluate")
         let overlayComposer = OverlayComposer(layout: OverlayLayout(canvas: Size(width: document.canvas.width, height: document.canvas.height),
                                                                     sceneCount: document.scenes.count))
+        let playlist = PlaylistClock(document: document)
         for (index, scene) in document.scenes.enumerated() where self.scene.isEmpty || self.scene.contains(scene.id) {
             let renderer = FrameRenderer(imageDirectory: URL(fileURLWithPath: loaded.baseDirectory, isDirectory: true), threads: threads)
             let count = max(1, Int(min(seconds, scene.duration.doubleValue) * frameRate))
@@ -118,8 +119,7 @@ struct RenderBench: AsyncParsableCommand {
             func withOverlay(_ snapshot: Snapshot, at time: Double) -> Snapshot {
                 guard overlay else { return snapshot }
                 let content = OverlayContent(
-                    progress: OverlayContent.progress(sceneCount: document.scenes.count, current: index,
-                                                      fraction: time / scene.duration.doubleValue),
+                    progress: playlist.progress(scene: index, sceneFrame: time, sampleRate: 1),  // seconds: frames at 1 Hz
                     currentScene: index, title: title)
                 return FrameComposer.compose(scene: snapshot, overlay: overlayComposer.nodes(for: content))
             }
@@ -205,17 +205,17 @@ struct RenderBench: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("diorama-bench-\(getpid())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        var frames: [(scene: Int, time: Rational)] = []
+        var frames: [PlaybackPosition] = []
         for (index, scene) in document.scenes.enumerated() {
             let count = Int((scene.duration * Rational(30)).ceiling)
-            frames += (0..<count).map { (index, Rational(Int128($0), 30)) }
+            frames += (0..<count).map { PlaybackPosition(scene: index, sceneTime: Rational(Int128($0), 30)) }
         }
         var progress = RenderProgress(total: frames.count, showing: false)
         let cpuStart = Self.processCPUTime()
         let elapsed = try await clock.measure {
-            _ = try await FrameSequence.write(loaded, frames: frames, width: width, height: height,
-                                              language: document.languages.defaultLanguage, to: directory, replacing: true,
-                                              progress: &progress)
+            _ = try PNGFrames.write(loaded, frames: frames, width: width, height: height,
+                                    language: document.languages.defaultLanguage, threads: 1, to: directory, replacing: true,
+                                    progress: &progress)
         }
         let seconds = elapsed.milliseconds / 1000, cpuSeconds = (Self.processCPUTime() - cpuStart) / 1000
         print(String(format: "headless render to PNG, whole playlist at %dx%d, 30 fps: %d frames in %.1f s = %.1f frames per second",

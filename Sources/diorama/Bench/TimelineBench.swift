@@ -67,7 +67,7 @@ struct TimelineBench: AsyncParsableCommand {
             cueCount = CueSchedule(document: document, sampleRate: rate).cues.count
         }
         let sequencerRuns = 50
-        let total = Int64((document.totalDuration * Rational(rate)).ceiling)
+        let total = Int64((PlaylistClock(document: document).length * Rational(rate)).ceiling)
         let sequencer = Self.measure(Array(repeating: 0.0, count: sequencerRuns)) { _ in
             var playlist = PlaylistSequencer(document: document, sampleRate: rate, end: .stop)
             var events = playlist.play(at: 0)
