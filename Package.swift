@@ -22,7 +22,8 @@ let package = Package(
         // Pure Swift: curves, animation timing, snapshots, particles, the playlist clock (scene starts, the scene at a time,
         // progress), the cue schedule and the playlist sequencer.
         .target(name: "DioramaTimeline", dependencies: ["DioramaDocument"]),
-        // Pure Swift DSP: voices, the mixer, the lock-free command queue.
+        // Pure Swift DSP: voices, the mixer (with the listener's volume before its limiter), the lock-free command queue,
+        // and AudioFormat: the one sample rate and channel count every sound module refers to.
         .target(name: "DioramaMixer"),
         // cairo/pango: a snapshot becomes pixels; PNG files (zlib).
         .target(name: "DioramaRender", dependencies: ["DioramaFiles", "DioramaTimeline", "DioramaVectorArt", "DioramaLottie", "CCairo", "CPixman", "CZlib"]),
@@ -30,16 +31,18 @@ let package = Package(
         .target(name: "DioramaVectorArt", dependencies: ["DioramaFiles", "CRsvg", "CCairo"]),
         // rlottie: Lottie animations rendered frame by frame into premultiplied ARGB32 pixels, for DioramaRender.
         .target(name: "DioramaLottie", dependencies: ["CRlottie"]),
-        // libsndfile/libsamplerate/ALSA: the sound bank, WAV and FLAC output, the real-time ALSA thread, the offline mix.
+        // libsndfile/libsamplerate/ALSA: the sound bank, WAV and FLAC output, the offline mix, and (Output/) the device,
+        // its pacing, the real-time thread, the audio clock and the player's sound output.
         .target(name: "DioramaAudio", dependencies: ["DioramaFiles", "DioramaTimeline", "DioramaMixer", "CSndfile", "CSampleRate", "CAlsa", "CDioramaShims"]),
         // SDL2: the window, the story-viewer interface, live reload; the show clock shared over Ableton Link (DioramaLink).
         .target(name: "DioramaPlayer", dependencies: ["DioramaFiles", "DioramaRender", "DioramaAudio", "DioramaLink", "CSDL", "CDioramaShims"]),
         // The ffmpeg program (a child process fed through pipes): frames from the renderer and the offline mix become MP4, WebM or GIF.
         .target(name: "DioramaExport", dependencies: ["DioramaRender", "DioramaAudio"]),
         // Pure Swift DSP: the recipes of the project's own sounds, which `diorama synthesize-media` writes to media/.
-        .target(name: "DioramaSynthesis", dependencies: ["DioramaTimeline"]),
+        .target(name: "DioramaSynthesis", dependencies: ["DioramaTimeline", "DioramaMixer"]),
         // liblo: show control over OSC (UDP): commands for the player's frame loop, status feedback to a controller.
-        .target(name: "DioramaShowControl", dependencies: ["COsc"]),
+        // The mixer only for the volume's range, which the player's keys share.
+        .target(name: "DioramaShowControl", dependencies: ["DioramaMixer", "COsc"]),
         // Ableton Link (header-only C++) behind a C header: tempo, beat and phase shared with peers on the network.
         .target(
             name: "CLinkBridge",
@@ -79,7 +82,7 @@ let package = Package(
         .target(name: "CDioramaMallocCounter"),
 
         // Shared fixtures and helpers for the test targets, and the player's stand-ins for time and sound (EmbeddedPlayer.swift).
-        .target(name: "DioramaTestSupport", dependencies: ["DioramaDocument", "DioramaTimeline", "DioramaMixer", "DioramaPlayer"],
+        .target(name: "DioramaTestSupport", dependencies: ["DioramaDocument", "DioramaTimeline", "DioramaMixer", "DioramaAudio", "DioramaPlayer"],
                 path: "Tests/DioramaTestSupport"),
         .testTarget(name: "DioramaDocumentTests", dependencies: ["DioramaDocument", "DioramaTimeline", "DioramaTestSupport"], resources: [.copy("Corpus")]),
         .testTarget(name: "DioramaTimelineTests", dependencies: ["DioramaTimeline", "DioramaTestSupport"]),
@@ -91,7 +94,7 @@ let package = Package(
         .testTarget(name: "DioramaSynthesisTests", dependencies: ["DioramaSynthesis", "DioramaAudio", "DioramaTestSupport"]),
         .testTarget(name: "DioramaPlayerTests", dependencies: ["DioramaPlayer", "DioramaTestSupport"]),
         .testTarget(name: "DioramaVerifyTests", dependencies: ["DioramaVerify", "DioramaAudio", "DioramaMixer", "DioramaTestSupport"]),
-        .testTarget(name: "DioramaShowControlTests", dependencies: ["DioramaShowControl", "COsc"]),
+        .testTarget(name: "DioramaShowControlTests", dependencies: ["DioramaShowControl", "DioramaMixer", "COsc"]),
         .testTarget(name: "DioramaLinkTests", dependencies: ["DioramaLink", "DioramaTestSupport"]),
         .testTarget(name: "DioramaCLITests", dependencies: ["DioramaTestSupport"], exclude: ["Fixtures"]),
         // A seeded mutation fuzzer of scenes files, SVG, Lottie and OSC packets, in the ordinary test build (FuzzTests.swift).

@@ -9,7 +9,9 @@ import Foundation
 /// ```swift
 /// let audio = PlaylistAudio(document: document, directory: "/path/to/scenes-folder")
 /// for warning in audio.warnings { print("warning: \(warning)") }
-/// let plan = audio.plan(CueSchedule(document: document, sampleRate: audio.sampleRate))
+/// let schedule = CueSchedule(document: document, sampleRate: audio.sampleRate)
+/// let mix = OfflineAudio.mix(commands: audio.commands(playingOnce: schedule), sounds: audio.bank.sounds,
+///                            span: 0..<PlaylistAudio.endFrame(of: schedule))
 /// ```
 public struct PlaylistAudio: Sendable {
     public let document: Document
@@ -17,7 +19,7 @@ public struct PlaylistAudio: Sendable {
     public var sampleRate: Int { bank.sampleRate }
 
     /// Loads every sound of `document` (paths relative to `directory`, the scenes file's folder).
-    public init(document: Document, directory: String, sampleRate: Int = 48_000) {
+    public init(document: Document, directory: String, sampleRate: Int = AudioFormat.sampleRate) {
         self.document = document
         self.bank = SoundBank(document: document, directory: directory, sampleRate: sampleRate)
     }
@@ -36,35 +38,23 @@ public struct PlaylistAudio: Sendable {
         Mixer(sounds: bank.sounds, configuration: configuration ?? MixerConfiguration(sampleRate: sampleRate))
     }
 
-    /// The whole playlist played once, as mixer commands. The schedule must use `sampleRate`.
-    public func plan(_ schedule: CueSchedule) -> AudioPlan {
+    /// The whole playlist played once from its first scene, as mixer commands: the live sequencer's events over it
+    /// (`PlaylistSequencer`, not wrapping), each through `commands(for:)`, in the order it gives them. The offline mix,
+    /// a video's sound track and `diorama verify` hear what the player sends for uninterrupted play. The end's fade
+    /// (`.finished`) is the player's alone: a mix ends with the last scene, and what is rendered past it (verify looks
+    /// a little past a late cue) rings out. The schedule must use `sampleRate`.
+    public func commands(playingOnce schedule: CueSchedule) -> [MixerCommand] {
         precondition(schedule.sampleRate == sampleRate, "the schedule's rate must be the bank's")
-        let scenes = schedule.scenes.map { span in
-            AudioPlan.SceneSound(startFrame: span.startSample, endFrame: span.endSample,
-                                 ambience: beds(ofScene: span.index, startingIn: schedule))
+        var sequencer = PlaylistSequencer(schedule: schedule, end: .stop)
+        let events = sequencer.play(at: 0) + sequencer.advance(to: Self.endFrame(of: schedule) + 1)
+        return events.flatMap { event -> [MixerCommand] in
+            if case .finished = event { return [] }
+            return commands(for: event)
         }
-        let rate = Rational(sampleRate)
-        let cues = schedule.cues.compactMap { cue -> AudioPlan.CueSound? in
-            guard let sound = bank.index(of: cue.firing.sound) else { return nil }
-            // A sound ended on the sample it starts on never sounds: played live, its stop comes after its start
-            // at that frame and the mixer drops it.
-            let span = schedule.scenes[cue.firing.scene]
-            let sceneEnd = cue.firing.endsWithScene ? span.endSample : .max
-            let end = cue.firing.end.map { Int64(clamping: ((span.start + $0.sceneTime) * rate).ceiling) } ?? .max
-            if min(sceneEnd, end) <= cue.sampleIndex { return nil }
-            return AudioPlan.CueSound(frame: cue.sampleIndex, sound: sound, gain: gain(sound, cue.firing.gain),
-                                      pan: Float(cue.firing.pan), loops: cue.firing.loops,
-                                      tag: AudioPlan.cueTag(scene: cue.firing.scene, cue: cue.firing.cue), duck: duck(cue.firing.duck))
-        }
-        var stops = schedule.scenes.flatMap { span in
-            heldCues(ofScene: span.index).map { AudioPlan.StopSound(frame: span.endSample, tag: $0.tag, fadeFrames: $0.fadeFrames) }
-        }
-        for stop in schedule.stops {
-            stops.append(AudioPlan.StopSound(frame: stop.sampleIndex, tag: AudioPlan.cueTag(scene: stop.stop.scene, cue: stop.stop.cue),
-                                             fadeFrames: frames(seconds: stop.stop.fadeOut)))
-        }
-        return AudioPlan(scenes: scenes, cues: cues, stops: stops)
     }
+
+    /// The frame after the last scene's end: where the playlist played once ends.
+    public static func endFrame(of schedule: CueSchedule) -> Int64 { schedule.scenes.last?.endSample ?? 0 }
 
     /// The mixer commands for one event of the playlist sequencer (live playback): a scene's
     /// appearance starts its beds, its disappearance fades them, a cue starts its sound at its
@@ -81,25 +71,25 @@ public struct PlaylistAudio: Sendable {
             // Ambience with a `start` of its own comes with `ambienceDue`.
             return beds(ofScene: scene).enumerated().filter { !startsLater(scene: scene, bed: $0.offset) }.map { index, bed in
                 .start(VoiceStart(sound: bed.sound, frame: frame, gain: bed.gain, fadeInFrames: bed.fadeInFrames,
-                                  loops: true, tag: AudioPlan.bedTag(scene: scene, bed: index), priority: .ambience))
+                                  loops: true, tag: Self.bedTag(scene: scene, bed: index), priority: .ambience))
             }
         case .sceneDisappeared(let scene, let frame):
             // Every bed, and every cue whose sound ends with the scene (loops, cues with `until`).
             return beds(ofScene: scene).enumerated().map { index, bed in
-                .stop(tag: AudioPlan.bedTag(scene: scene, bed: index), frame: frame, fadeFrames: bed.fadeOutFrames)
+                .stop(tag: Self.bedTag(scene: scene, bed: index), frame: frame, fadeFrames: bed.fadeOutFrames)
             } + heldCueStops(ofScene: scene, frame: frame)
         case .cueDue(let firing, let frame):
             guard let sound = bank.index(of: firing.sound) else { return [] }
             return [.start(VoiceStart(sound: sound, frame: frame, gain: gain(sound, firing.gain), pan: Float(firing.pan),
-                                      loops: firing.loops, tag: AudioPlan.cueTag(scene: firing.scene, cue: firing.cue),
+                                      loops: firing.loops, tag: Self.cueTag(scene: firing.scene, cue: firing.cue),
                                       duck: duck(firing.duck)))]
         case .cueStopDue(let stop, let frame):
-            return [.stop(tag: AudioPlan.cueTag(scene: stop.scene, cue: stop.cue), frame: frame, fadeFrames: frames(seconds: stop.fadeOut))]
+            return [.stop(tag: Self.cueTag(scene: stop.scene, cue: stop.cue), frame: frame, fadeFrames: frames(seconds: stop.fadeOut))]
         case .ambienceDue(let start, let frame):
             guard let index = bedIndex(scene: start.scene, ambience: start.ambience) else { return [] }
             let bed = beds(ofScene: start.scene)[index]
             return [.start(VoiceStart(sound: bed.sound, frame: frame, gain: bed.gain, fadeInFrames: bed.fadeInFrames,
-                                      loops: true, tag: AudioPlan.bedTag(scene: start.scene, bed: index), priority: .ambience))]
+                                      loops: true, tag: Self.bedTag(scene: start.scene, bed: index), priority: .ambience))]
         case .revoked(let frame):
             return [.revoke(fromFrame: frame)]
         case .paused(let frame):
@@ -122,26 +112,21 @@ public struct PlaylistAudio: Sendable {
     /// 50 ms: the end of a non-wrapping playlist fades everything, long enough not to click.
     private var finishFadeFrames: Int { sampleRate / 20 }
 
-    private func beds(ofScene index: Int) -> [AudioPlan.Bed] {
+    /// A looping ambience of a scene, as its commands play it: it fades in from its start and out from the scene's end,
+    /// so one scene's bed cross-fades into the next one's.
+    private struct Bed {
+        var sound: Int
+        var gain: Float
+        var fadeInFrames: Int
+        var fadeOutFrames: Int
+    }
+
+    private func beds(ofScene index: Int) -> [Bed] {
         guard document.scenes.indices.contains(index) else { return [] }
         return document.scenes[index].ambience.compactMap { ambience in
             guard let sound = bank.index(of: ambience.sound) else { return nil }
-            return AudioPlan.Bed(sound: sound, gain: gain(sound, ambience.gain),
+            return Bed(sound: sound, gain: gain(sound, ambience.gain),
                                  fadeInFrames: frames(seconds: ambience.fadeIn), fadeOutFrames: frames(seconds: ambience.fadeOut))
-        }
-    }
-
-    /// The scene's ambience (as `beds(ofScene:)` lists it) that plays, with each start frame: an ambience with a
-    /// `start` begins on its scheduled sample, one whose start never comes in the scene is left out.
-    private func beds(ofScene index: Int, startingIn schedule: CueSchedule) -> [AudioPlan.Bed] {
-        let starts = schedule.ambienceStarts.filter { $0.start.scene == index }
-        return beds(ofScene: index).enumerated().compactMap { bedIndex, bed in
-            guard startsLater(scene: index, bed: bedIndex) else { return bed }
-            guard let ambience = ambienceIndex(scene: index, bed: bedIndex),
-                  let start = starts.first(where: { $0.start.ambience == ambience }) else { return nil }
-            var bed = bed
-            bed.startFrame = start.sampleIndex
-            return bed
         }
     }
 
@@ -173,9 +158,23 @@ public struct PlaylistAudio: Sendable {
         guard document.scenes.indices.contains(index) else { return [] }
         return document.scenes[index].cues.enumerated().compactMap { cueIndex, cue in
             guard cue.endsWithScene, bank.index(of: cue.sound) != nil else { return nil }
-            return (AudioPlan.cueTag(scene: index, cue: cueIndex), frames(seconds: cue.fadeOut))
+            return (Self.cueTag(scene: index, cue: cueIndex), frames(seconds: cue.fadeOut))
         }
     }
+
+    /// The voice tag of a scene's bed: each bed has its own, so each fades out over its own time.
+    public static func bedTag(scene: Int, bed: Int) -> UInt32 {
+        UInt32(truncatingIfNeeded: scene + 1) << 8 | UInt32(truncatingIfNeeded: bed & 0xFF)
+    }
+
+    /// The voice tag of a scene's cue, for the stops that end its sound: the top bit set (no bed's tag has it,
+    /// below 8 388 607 scenes), then the scene (15 bits) and the cue's index (16 bits).
+    public static func cueTag(scene: Int, cue: Int) -> UInt32 {
+        1 << 31 | (UInt32(truncatingIfNeeded: scene + 1) & 0x7FFF) << 16 | UInt32(truncatingIfNeeded: cue & 0xFFFF)
+    }
+
+    /// Whether `tag` is a cue's (`cueTag`) rather than a bed's.
+    public static func isCueTag(_ tag: UInt32) -> Bool { tag & 1 << 31 != 0 }
 
     private func duck(_ duck: Ducking?) -> VoiceDuck {
         guard let duck else { return .none }
@@ -206,7 +205,8 @@ public func renderAudio(document: Document, directory: String, schedule: CueSche
                         to url: URL) throws(SoundWriteError) -> AudioRenderReport {
     let started = ContinuousClock.now
     let audio = PlaylistAudio(document: document, directory: directory, sampleRate: schedule.sampleRate)
-    let result = try OfflineAudio.render(plan: audio.plan(schedule), sounds: audio.bank.sounds, span: span,
+    let result = try OfflineAudio.render(commands: audio.commands(playingOnce: schedule), sounds: audio.bank.sounds,
+                                         span: span ?? 0..<PlaylistAudio.endFrame(of: schedule),
                                          configuration: MixerConfiguration(sampleRate: schedule.sampleRate), to: url.path)
     let elapsed = ContinuousClock.now - started
     return AudioRenderReport(result: result, warnings: audio.warnings,

@@ -17,7 +17,7 @@ public struct SoundBank: Sendable {
 
     /// Loads the document's sounds, resolving each path against `directory` (the scenes file's
     /// folder) unless it is absolute.
-    public init(document: Document, directory: String, sampleRate: Int = 48_000) {
+    public init(document: Document, directory: String, sampleRate: Int = AudioFormat.sampleRate) {
         var sounds: [MixerSound] = []
         var gains: [Double] = []
         var errors: [SoundLoadError] = []

@@ -21,7 +21,7 @@ public enum SoundFile {
     ///
     /// Mono files stay mono, and play centred (the same signal at unity on both channels); files with
     /// more than two channels keep their first two.
-    public static func load(name: String, path: String, sampleRate: Int = 48_000) throws(SoundLoadError) -> MixerSound {
+    public static func load(name: String, path: String, sampleRate: Int = AudioFormat.sampleRate) throws(SoundLoadError) -> MixerSound {
         let decoded = try decode(name: name, path: path)
         var samples = decoded.samples
         if decoded.rate != sampleRate {

@@ -32,7 +32,7 @@ public struct VideoExportRequest: Sendable {
     public var threads: Int
 
     public init(document: Document, baseDirectory: String, frames: [PlaybackPosition], width: Int, height: Int, fps: Rational,
-                language: String, audioSpan: Range<Int64>, sampleRate: Int = 48_000, format: VideoFormat, quality: Int? = nil,
+                language: String, audioSpan: Range<Int64>, sampleRate: Int = AudioFormat.sampleRate, format: VideoFormat, quality: Int? = nil,
                 destination: URL, replacing: Bool, threads: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.document = document
         self.baseDirectory = baseDirectory
@@ -108,7 +108,7 @@ public enum VideoExporter {
         switch request.format {
         case .mp4, .webm:
             let quality = request.quality ?? request.format.defaultQuality ?? 0
-            let arguments = commonArguments + video + request.format.soundInputArguments + ["-f", "f32le", "-ar", String(request.sampleRate), "-ac", "2", "-i", "pipe:4"]
+            let arguments = commonArguments + video + request.format.soundInputArguments + ["-f", "f32le", "-ar", String(request.sampleRate), "-ac", String(AudioFormat.channels), "-i", "pipe:4"]
                 + request.format.encodingArguments(quality: quality) + output
             warnings += try run(ffmpeg, arguments, request: request, pixelFormat: pixelFormat, audio: audio, pass: 1, passes: 1, cancellation: cancellation,
                                 events: events)
@@ -220,7 +220,7 @@ public enum VideoExporter {
     static func streamMix(_ audio: PlaylistAudio, span: Range<Int64>,
                           write: (UnsafeBufferPointer<Float>) throws(VideoExportError) -> Void) throws(VideoExportError) {
         let schedule = CueSchedule(document: audio.document, sampleRate: audio.sampleRate)
-        _ = try OfflineAudio.stream(plan: audio.plan(schedule), sounds: audio.bank.sounds, span: span,
+        _ = try OfflineAudio.stream(commands: audio.commands(playingOnce: schedule), sounds: audio.bank.sounds, span: span,
                                     configuration: MixerConfiguration(sampleRate: audio.sampleRate), write)
     }
 }

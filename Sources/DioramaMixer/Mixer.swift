@@ -10,13 +10,13 @@ public struct MixerConfiguration: Sendable, Equatable {
     public var pendingLimit: Int
     /// Commands the ring holds between two blocks, at most.
     public var commandCapacity: Int
-    /// Linear master gain, applied before the limiter.
+    /// Linear master gain, applied before the limiter (with the listener's volume, `MixerCommand.volume`).
     public var masterGain: Float
     /// The shortest stop fade, in frames (5 ms by default: shorter ramps are heard as clicks).
     public var minimumStopFadeFrames: Int
 
     public init(
-        sampleRate: Int = 48_000, voiceLimit: Int = 32, pendingLimit: Int = 256,
+        sampleRate: Int = AudioFormat.sampleRate, voiceLimit: Int = 32, pendingLimit: Int = 256,
         commandCapacity: Int = 1024, masterGain: Float = 1, minimumStopFadeFrames: Int? = nil
     ) {
         self.sampleRate = sampleRate
@@ -77,6 +77,14 @@ public final class Mixer: @unchecked Sendable {
     public let configuration: MixerConfiguration
     /// Pauses and resumes that may wait for their frame at once; more are dropped and counted.
     public static let transportCapacity = 16
+    /// The listener's volume (`MixerCommand.volume`), the one range for the player's keys and show control alike:
+    /// up to 150 % turns a quiet scene up, and the limiter after it holds a loud one below full scale.
+    public static let volumeRange: ClosedRange<Float> = 0...1.5
+
+    /// `volume` within `volumeRange` (a value that is not a number: unity).
+    public static func clampedVolume(_ volume: Float) -> Float {
+        volume.isNaN ? 1 : min(max(volume, volumeRange.lowerBound), volumeRange.upperBound)
+    }
     public let sounds: [MixerSound]
     public let commands: CommandRing<MixerCommand>
 
@@ -101,6 +109,8 @@ public final class Mixer: @unchecked Sendable {
     private var holdStart = Int64.max
     /// The output gain ramp of the last pause or resume (level 1 before any).
     private var ramp = OutputRamp()
+    /// The listener's volume, ramping to the last one asked for (level 1 before any); applied before the limiter.
+    private var volume = OutputRamp()
     /// Ducks of ended voices still releasing, and the ambience's gain per frame of the chunk being mixed.
     private var retiredDucks: RetiredDucks
     /// Sounding voices with a duck (every voice leaves through `retireDuck`, which counts it out).
@@ -208,8 +218,17 @@ public final class Mixer: @unchecked Sendable {
             }
         }
         let master = configuration.masterGain
-        if master != 1 {
-            for index in 0..<(2 * count) { output[index] *= master }
+        if volume.isSteady(from: start) {
+            let gain = master * volume.to
+            if gain != 1 {
+                for index in 0..<(2 * count) { output[index] *= gain }
+            }
+        } else {
+            for index in 0..<count {
+                let gain = master * volume.level(at: start + Int64(index))
+                output[2 * index] *= gain
+                output[2 * index + 1] *= gain
+            }
         }
         limiter.process(output, frames: count)
         // After the limiter: a pause's ramp scales what would have been heard, and the limiter
@@ -241,6 +260,9 @@ public final class Mixer: @unchecked Sendable {
                 enqueueTransport(TransportChange(isPause: true, frame: at, fadeFrames: fade))
             case .resume(let at, let fade):
                 enqueueTransport(TransportChange(isPause: false, frame: at, fadeFrames: fade))
+            case .volume(let gain, let fade):
+                volume = OutputRamp(start: blockStart, from: volume.level(at: blockStart), to: Self.clampedVolume(gain),
+                                    frames: max(fade, 0))
             }
         }
     }
@@ -635,7 +657,7 @@ struct TransportChange {
     var fadeFrames: Int
 }
 
-/// The output gain of pauses and resumes: linear from `from` at frame `start` to `to` over
+/// The output gain of pauses and resumes, and the listener's volume: linear from `from` at frame `start` to `to` over
 /// `frames` frames, then `to`. Computed from integer frame counts, so any block split gives the same level.
 struct OutputRamp {
     var start: Int64 = 0
@@ -661,5 +683,8 @@ struct OutputRamp {
     }
 
     /// Whether the level is exactly 1 from `frame` on.
-    func isUnity(from frame: Int64) -> Bool { to == 1 && frame >= start + Int64(frames) }
+    func isUnity(from frame: Int64) -> Bool { to == 1 && isSteady(from: frame) }
+
+    /// Whether the level is `to` from `frame` on.
+    func isSteady(from frame: Int64) -> Bool { frame >= start + Int64(frames) }
 }

@@ -79,4 +79,8 @@ public enum MixerCommand: Sendable, Equatable, BitwiseCopyable {
     /// where they were. A resume during the pause's ramp ramps back up from the level reached (nothing was
     /// held). Ignored while not paused.
     case resume(frame: Int64, fadeFrames: Int)
+    /// The listener's volume from the next block: a gain before the limiter (so a loud scene turned up is
+    /// limited, never clipped), ramping linearly from the gain reached over `fadeFrames` (0: at once, for a
+    /// change nobody hears). Clamped to `Mixer.volumeRange`; not a timed command (no frame, never revoked).
+    case volume(gain: Float, fadeFrames: Int)
 }

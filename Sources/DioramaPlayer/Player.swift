@@ -1,5 +1,6 @@
 import DioramaAudio
 import DioramaDocument
+import DioramaMixer
 import DioramaTimeline
 import Foundation
 

@@ -13,7 +13,7 @@ public struct ShowStatus: Sendable, Equatable {
     /// The scene's length in seconds.
     public var sceneDuration: Double
     public var paused: Bool
-    /// The master volume, 0...1.
+    /// The master volume, within `Mixer.volumeRange` (0...1.5).
     public var volume: Float
     public var language: String
 

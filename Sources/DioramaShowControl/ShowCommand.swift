@@ -1,3 +1,5 @@
+import DioramaMixer
+
 /// What a show controller asks the player to do. Every command's OSC address is under `/diorama/`.
 public enum ShowCommand: Sendable, Equatable {
     /// The scene a `/diorama/scene` command names.
@@ -17,7 +19,7 @@ public enum ShowCommand: Sendable, Equatable {
     case scene(Scene)
     /// A time in the current scene, in seconds from its start.
     case seek(Double)
-    /// The master volume, 0 (silent) to 1 (full).
+    /// The master volume, 0 (silent) to 1.5 (150 %): `Mixer.volumeRange`, as the player's keys reach.
     case volume(Float)
     /// A language code the document offers, such as `en` or `ja`.
     case language(String)
@@ -127,6 +129,12 @@ public enum ShowCommandError: Error, Equatable, Sendable, CustomStringConvertibl
 }
 
 extension ShowCommand {
+    /// `Mixer.volumeRange`'s bounds as the messages write them ("0", "1.5").
+    static var volumeRangeText: (lower: String, upper: String) {
+        func text(_ value: Float) -> String { value == value.rounded() ? String(Int(value)) : String(value) }
+        return (text(Mixer.volumeRange.lowerBound), text(Mixer.volumeRange.upperBound))
+    }
+
     /// Every address the player answers and what it takes, in the words the warnings and the README use.
     public static let addresses: [(address: String, arguments: String)] = [
         ("/diorama/go", triggerArguments),
@@ -136,7 +144,7 @@ extension ShowCommand {
         ("/diorama/resume", triggerArguments),
         ("/diorama/scene", "one argument: a scene id (s) or its number from 1 (i, h, or a whole f or d)"),
         ("/diorama/seek", "one number (i, h, f or d): seconds from the current scene's start, 0 or more"),
-        ("/diorama/volume", "one number (i, h, f or d) from 0 to 1"),
+        ("/diorama/volume", "one number (i, h, f or d) from 0 to \(volumeRangeText.upper)"),
         ("/diorama/language", "one string (s): a language code such as en or ja"),
         ("/diorama/reload", triggerArguments),
     ]
@@ -186,7 +194,10 @@ extension ShowCommand {
             return .seek(seconds)
         case "/diorama/volume":
             let volume = try number()
-            guard (0...1).contains(volume) else { throw .badValue(address: address, problem: "\(volume) is outside 0...1") }
+            let range = Mixer.volumeRange
+            guard (Double(range.lowerBound)...Double(range.upperBound)).contains(volume) else {
+                throw .badValue(address: address, problem: "\(volume) is outside \(volumeRangeText.lower)...\(volumeRangeText.upper)")
+            }
             return .volume(Float(volume))
         case "/diorama/language":
             guard let code = try single().text else { throw wrongArguments }

@@ -1,3 +1,4 @@
+import DioramaMixer
 import DioramaTimeline
 import Foundation
 
@@ -22,7 +23,7 @@ public enum ProjectSounds {
                                "music", "crackle", "hum", "ding"]
 
     /// Synthesizes the sound called `name` (one of `names`), or nil.
-    public static func make(_ name: String, sampleRate: Int = 48_000) -> SynthesizedSound? {
+    public static func make(_ name: String, sampleRate: Int = AudioFormat.sampleRate) -> SynthesizedSound? {
         let rate = Double(sampleRate)
         let made: (samples: [Double], loops: Bool)
         switch name {
@@ -45,7 +46,7 @@ public enum ProjectSounds {
     }
 
     /// Every project sound, in `names` order.
-    public static func all(sampleRate: Int = 48_000) -> [SynthesizedSound] {
+    public static func all(sampleRate: Int = AudioFormat.sampleRate) -> [SynthesizedSound] {
         names.compactMap { make($0, sampleRate: sampleRate) }
     }
 

@@ -5,7 +5,9 @@ import DioramaTimeline
 import Foundation
 
 /// Proves from the offline mix that every scheduled cue is heard from its sample on, and that nothing else
-/// starts to sound.
+/// starts to sound. What is mixed is what the player plays: the sequencer's commands for the playlist played once
+/// (`PlaylistAudio.commands(playingOnce:)`); where a cue's sound ends (its `until`, a stop cue, its scene's end) is
+/// read from those commands, not worked out again here.
 ///
 /// Where a cue is heard: the mix around it is rendered twice through the real mixer, once as planned and once
 /// with that cue's voice at gain 0 (it still takes its voice, ducks the ambience, is stopped and stolen the
@@ -27,8 +29,10 @@ import Foundation
 public struct AudioVerification: Sendable {
     public let audio: PlaylistAudio
     public let schedule: CueSchedule
-    /// What is mixed: the audio's plan of the schedule unless given.
-    public let plan: AudioPlan
+    /// What is mixed, in frame order: the audio's commands for the schedule played once unless given.
+    public let commands: [MixerCommand]
+    /// The frame after the last scene's end.
+    public let endFrame: Int64
     /// The sounds the mixer plays: the bank's unless given (a test can swap one).
     public let mixedSounds: [MixerSound]
     /// How much later than its moment a cue may be heard, in seconds (the expectations file's `lateness`).
@@ -46,11 +50,12 @@ public struct AudioVerification: Sendable {
     public static let defaultLateness = 0.01
 
     /// `mediaReferences`: the loaded document's, so that a message can say where a sound is named.
-    public init(audio: PlaylistAudio, schedule: CueSchedule, plan: AudioPlan? = nil, mixedSounds: [MixerSound]? = nil,
+    public init(audio: PlaylistAudio, schedule: CueSchedule, commands: [MixerCommand]? = nil, mixedSounds: [MixerSound]? = nil,
                 lateness: Double = AudioVerification.defaultLateness, mediaReferences: [MediaReference] = []) {
         self.audio = audio
         self.schedule = schedule
-        self.plan = plan ?? audio.plan(schedule)
+        self.commands = commands ?? audio.commands(playingOnce: schedule)
+        self.endFrame = PlaylistAudio.endFrame(of: schedule)
         self.mixedSounds = mixedSounds ?? audio.bank.sounds
         self.lateness = lateness
         var references: [String: MediaReference] = [:]
@@ -64,16 +69,14 @@ public struct AudioVerification: Sendable {
 
     /// One check per cue firing that sounds, then one per scene that nothing unscheduled sounds in it; in scene order.
     public func checks() -> [VerificationCheck] {
-        let commands = plan.commands
         var startsByTag: [UInt32: [Int]] = [:]
         for (index, command) in commands.enumerated() {
-            if case .start(let start) = command, AudioPlan.isCueTag(start.tag) { startsByTag[start.tag, default: []].append(index) }
+            if case .start(let start) = command, PlaylistAudio.isCueTag(start.tag) { startsByTag[start.tag, default: []].append(index) }
         }
         var taken: [UInt32: Int] = [:]
         var occurrences: [Int: [Int: Int]] = [:]
         var cueChecks: [[VerificationCheck]] = Array(repeating: [], count: schedule.scenes.count)
         var matched: [Int] = []
-        let rate = Rational(sampleRate)
         for cue in schedule.cues {
             let firing = cue.firing
             let occurrence = (occurrences[firing.scene]?[firing.cue] ?? 0) + 1
@@ -85,13 +88,8 @@ public struct AudioVerification: Sendable {
                     detail: "its sound \"\(firing.sound)\" did not load, so it is silent (diorama check says why)"))
                 continue
             }
-            // As `PlaylistAudio.plan` does: a sound ended on the sample it starts on is not planned.
             let span = schedule.scenes[firing.scene]
-            let sceneEnd = firing.endsWithScene ? span.endSample : .max
-            let end = firing.end.map { Int64(clamping: ((span.start + $0.sceneTime) * rate).ceiling) } ?? .max
-            let stopFrame = min(sceneEnd, end)
-            if stopFrame <= cue.sampleIndex { continue }
-            let tag = AudioPlan.cueTag(scene: firing.scene, cue: firing.cue)
+            let tag = PlaylistAudio.cueTag(scene: firing.scene, cue: firing.cue)
             let index = taken[tag, default: 0]
             taken[tag] = index + 1
             guard let starts = startsByTag[tag], index < starts.count else {
@@ -100,10 +98,23 @@ public struct AudioVerification: Sendable {
                 continue
             }
             matched.append(starts[index])
+            // A sound ended on the sample it starts on never sounds (the mixer drops a start its stop reaches): nothing to hear.
+            let stopFrame = stopFrame(ofStartAt: starts[index])
+            if stopFrame <= cue.sampleIndex { continue }
             cueChecks[firing.scene] += checkOnset(cue, sound: sound, command: starts[index], stopFrame: stopFrame, firingName: firingName)
         }
         let unscheduled = unscheduledChecks(mutingCueStarts: matched)
         return schedule.scenes.indices.flatMap { cueChecks[$0] + [unscheduled[$0]] }
+    }
+
+    /// Where the commands end the voice `commands[index]` starts: the first stop of its tag after it (its `until`, a
+    /// stop cue or its scene's end, in the order the sequencer gives them), or never.
+    private func stopFrame(ofStartAt index: Int) -> Int64 {
+        guard case .start(let start) = commands[index] else { return .max }
+        for later in commands[(index + 1)...] {
+            if case .stop(let tag, let frame, _) = later, tag == start.tag { return frame }
+        }
+        return .max
     }
 
     /// `cue 0 "id" (bell)`.
@@ -122,7 +133,7 @@ public struct AudioVerification: Sendable {
         let name = firingName + " starts on its sample"
         let span = schedule.scenes[cue.firing.scene]
         let samples = audio.bank.sounds[sound].interleavedSamples
-        guard case .start(let start) = plan.commands[command] else { preconditionFailure("a start command") }
+        guard case .start(let start) = commands[command] else { preconditionFailure("a start command") }
         let gains = constantPowerGains(pan: start.pan)
         let gain = (left: start.gain * gains.left, right: start.gain * gains.right)
         func contribution(_ frame: Int) -> Float {
@@ -135,7 +146,7 @@ public struct AudioVerification: Sendable {
                     VerificationCheck(scene: cue.firing.sceneID, name: latenessName(firingName), passed: true, detail: silent)]
         }
         let expected = cue.sampleIndex + Int64(lead)
-        var muted = plan.commands
+        var muted = commands
         muted[command] = Self.muted(start)
         let identityFrames = sampleRate / 50
         var spanStart = max(0, cue.sampleIndex - Int64(sampleRate / 4))
@@ -143,7 +154,7 @@ public struct AudioVerification: Sendable {
         var found: Int64?
         var heard: [Float] = [], silenced: [Float] = []
         for attempt in 0..<3 {
-            heard = mix(plan.commands, spanStart..<spanEnd)
+            heard = mix(commands, spanStart..<spanEnd)
             silenced = mix(muted, spanStart..<spanEnd)
             let difference = Self.firstDifference(heard, silenced)
             if let difference, difference == 0, spanStart > 0 {
@@ -152,7 +163,7 @@ public struct AudioVerification: Sendable {
                 continue
             }
             if let difference { found = spanStart + Int64(difference); break }
-            if attempt == 0 { spanEnd = max(spanEnd, plan.endFrame) } else { break }
+            if attempt == 0 { spanEnd = max(spanEnd, endFrame) } else { break }
         }
         let expectedText = "sample \(expected) (scene \(sceneTime(expected, span)))"
             + (lead > 0 ? ", its cue's \(cue.sampleIndex) plus \(lead) of its sound's leading silence" : "")
@@ -174,7 +185,7 @@ public struct AudioVerification: Sendable {
         let from = Int(found - spanStart), position = Int(found - cue.sampleIndex)
         let count = min(identityFrames, heard.count / 2 - from, frameCount - position)
         if count > 0 {
-            let own = mix(Self.soloed(plan.commands, keeping: command), spanStart..<spanEnd)
+            let own = mix(Self.soloed(commands, keeping: command), spanStart..<spanEnd)
             if let correlation = Self.correlation(own: own, from: from, sound: samples, gains: gain, position: position, count: count),
                correlation < Self.identityThreshold {
                 return [VerificationCheck(scene: cue.firing.sceneID, name: name, passed: false,
@@ -239,8 +250,7 @@ public struct AudioVerification: Sendable {
     }
 
     private func mix(_ commands: [MixerCommand], _ span: Range<Int64>) -> [Float] {
-        OfflineAudio.mix(plan: AudioPlan(commands: commands, endFrame: plan.endFrame), sounds: mixedSounds, span: span,
-                         configuration: MixerConfiguration(sampleRate: sampleRate))
+        OfflineAudio.mix(commands: commands, sounds: mixedSounds, span: span, configuration: MixerConfiguration(sampleRate: sampleRate))
     }
 
     /// The first frame where two interleaved stereo mixes differ, bit for bit.
@@ -274,7 +284,7 @@ public struct AudioVerification: Sendable {
 
     // MARK: Unscheduled sounds
 
-    /// A bed as the plan plays it: from its start to the end of its stop's fade.
+    /// A bed as the commands play it: from its start to the end of its stop's fade.
     private struct BedPlay {
         var sound: Int
         var start: Int64
@@ -282,14 +292,14 @@ public struct AudioVerification: Sendable {
     }
 
     private func unscheduledChecks(mutingCueStarts matched: [Int]) -> [VerificationCheck] {
-        var commands = plan.commands
+        var commands = commands
         for index in matched {
             if case .start(let start) = commands[index] { commands[index] = Self.muted(start) }
         }
-        let ambience = mix(commands, 0..<plan.endFrame)
+        let ambience = mix(commands, 0..<endFrame)
         var beds: [BedPlay] = []
         for (index, command) in commands.enumerated() {
-            guard case .start(let start) = command, !AudioPlan.isCueTag(start.tag), start.priority == .ambience else { continue }
+            guard case .start(let start) = command, !PlaylistAudio.isCueTag(start.tag), start.priority == .ambience else { continue }
             var end = Int64.max
             for later in commands[(index + 1)...] {
                 if case .stop(let tag, let frame, let fade) = later, tag == start.tag, frame >= start.frame {

@@ -1,5 +1,6 @@
 import DioramaAudio
 import DioramaDocument
+import DioramaMixer
 import DioramaRender
 import DioramaTimeline
 import Foundation
@@ -23,7 +24,7 @@ public struct Verifier: Sendable {
     }
 
     /// `report` is called with each check as it is decided (to print as it goes).
-    public func run(audio checkAudio: Bool = true, sampleRate: Int = 48_000, report: (VerificationCheck) -> Void = { _ in }) -> Result {
+    public func run(audio checkAudio: Bool = true, sampleRate: Int = AudioFormat.sampleRate, report: (VerificationCheck) -> Void = { _ in }) -> Result {
         let started = ContinuousClock.now
         let document = loaded.document
         let schedule = CueSchedule(document: document, sampleRate: sampleRate)

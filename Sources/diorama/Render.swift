@@ -3,6 +3,7 @@ import DioramaAudio
 import DioramaDocument
 import DioramaExport
 import DioramaFiles
+import DioramaMixer
 import DioramaRender
 import DioramaTimeline
 import Foundation
@@ -51,7 +52,7 @@ struct Render: AsyncParsableCommand {
     var audioOnly = false
 
     /// The offline mix's rate: the rate `diorama timeline` lists sample indexes at.
-    static let audioSampleRate = 48_000
+    static let audioSampleRate = AudioFormat.sampleRate
 
     func run() async throws {
         let request: FrameRequest

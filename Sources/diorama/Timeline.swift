@@ -1,6 +1,7 @@
 import ArgumentParser
 import DioramaDocument
 import DioramaFiles
+import DioramaMixer
 import DioramaTimeline
 import Foundation
 
@@ -44,7 +45,7 @@ struct Timeline: AsyncParsableCommand {
     var json = false
 
     @Option(help: "Samples per second for the sample indexes.")
-    var rate: Int = 48_000
+    var rate: Int = AudioFormat.sampleRate
 
     @Option(help: ArgumentHelp("Draw the schedule as a picture instead (.png or .svg); --scene, --from and --to zoom it in.", valueName: "FILE"))
     var picture: String?

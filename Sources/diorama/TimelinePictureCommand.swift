@@ -46,7 +46,7 @@ extension Timeline {
         for warning in audio.warnings { StandardStreams.writeError("warning: \(warning)\n") }
         let rate = Rational(schedule.sampleRate)
         let span = Int64((from * rate).ceiling)..<Int64((to * rate).ceiling)
-        let mix = OfflineAudio.mix(plan: audio.plan(schedule), sounds: audio.bank.sounds, span: span)
+        let mix = OfflineAudio.mix(commands: audio.commands(playingOnce: schedule), sounds: audio.bank.sounds, span: span)
         let frames = mix.count / 2
         guard frames > 0, columns > 0 else { return [] }
         return (0..<columns).map { column in

@@ -39,8 +39,9 @@ import Testing
 
     /// The offline mix (left channel) of the whole playlist.
     static func offline(_ audio: PlaylistAudio, blockFrames: Int = OfflineAudio.blockFrames) -> [Float] {
-        let plan = audio.plan(CueSchedule(document: audio.document, sampleRate: rate))
-        return channel(OfflineAudio.mix(plan: plan, sounds: audio.bank.sounds, blockFrames: blockFrames), 0)
+        let schedule = CueSchedule(document: audio.document, sampleRate: rate)
+        return channel(OfflineAudio.mix(commands: audio.commands(playingOnce: schedule), sounds: audio.bank.sounds,
+                                        span: 0..<PlaylistAudio.endFrame(of: schedule), blockFrames: blockFrames), 0)
     }
 
     /// The loaded (16-bit) samples of sound `name`, left channel.
@@ -221,6 +222,34 @@ import Testing
         // The end of the playlist fades everything over 50 ms.
         #expect(live[(offline.count + 2400)...].allSatisfy { $0 == 0 }, "every loop and bed ends with the playlist")
         #expect(Self.offline(audio, blockFrames: 333) == offline, "whatever the block size")
+    }
+
+    @Test("a span of the offline mix is that slice of the whole: loops stopped before it stay stopped, a sound stopped on its first sample never sounds")
+    func spansAreSlicesOfTheWhole() throws {
+        let folder = try Self.folder()
+        let scenes = """
+            [{ "id": "a", "duration": 3,
+               "ambience": [{ "sound": "bed", "fadeIn": 0.25, "fadeOut": 0.5 }],
+               "cues": [{ "sound": "ramp", "at": 0.5, "loop": true, "until": 1.5, "fadeOut": 0.1 },
+                        { "sound": "ramp", "at": 1.00001, "until": 1.00002 },
+                        { "sound": "tone", "at": 2, "gain": 0.25, "duck": { "db": -6, "release": 300 } }] },
+             { "id": "b", "duration": 1.5, "ambience": [{ "sound": "bed", "fadeIn": 0.5 }] }]
+            """
+        let audio = try Self.document(scenes, in: folder)
+        let schedule = CueSchedule(document: audio.document, sampleRate: Self.rate)
+        // The second ramp's `until` falls on the sample it starts on.
+        #expect(schedule.stops.map(\.sampleIndex).contains(48_001) && schedule.cues.map(\.sampleIndex).contains(48_001))
+        let commands = audio.commands(playingOnce: schedule)
+        let end = PlaylistAudio.endFrame(of: schedule)
+        let whole = OfflineAudio.mix(commands: commands, sounds: audio.bank.sounds, span: 0..<end)
+        let withoutIt = try Self.document(scenes.replacingOccurrences(of: """
+            { "sound": "ramp", "at": 1.00001, "until": 1.00002 },
+            """, with: ""), in: folder)
+        #expect(Self.offline(withoutIt) == channel(whole, 0), "the sound stopped on its first sample is never heard")
+        for start: Int64 in [40_000, 48_001, 60_000, 73_000, 100_000, 150_000, 190_000] {
+            let span = OfflineAudio.mix(commands: commands, sounds: audio.bank.sounds, span: start..<end)
+            #expect(span == Array(whole[Int(2 * start)...]), "from \(start)")
+        }
     }
 
     @Test("leaving a scene ends its loop at once; a loop started again when the scene comes back is one voice")

@@ -67,34 +67,32 @@ final class ClockReadings: @unchecked Sendable {
     func take() { if let output { values.append(output.audioClock) } }
 }
 
-/// A short plan: a looping bed cross-fading between two scenes and clicks on odd frames.
-private func testPlan() throws -> (AudioPlan, [MixerSound]) {
+/// A short playlist's commands: a looping bed cross-fading between two scenes and clicks on odd frames.
+private func testPlan() throws -> ([MixerCommand], [MixerSound]) {
     let bed = MixerSound(name: "bed", mono: (0..<4410).map { Float(sin(Double($0) * 2 * .pi * 10 / 4410) * 0.3) })
     let click = MixerSound(name: "click", mono: try #require(ProjectSounds.make("click")).samples)
-    let plan = AudioPlan(
+    let plan = sceneCommands(
         scenes: [
-            AudioPlan.SceneSound(startFrame: 0, endFrame: 30_000, ambience: [AudioPlan.Bed(sound: 0, gain: 0.5, fadeInFrames: 2400, fadeOutFrames: 4800)]),
-            AudioPlan.SceneSound(startFrame: 30_000, endFrame: 60_000, ambience: [AudioPlan.Bed(sound: 0, gain: 0.7, fadeInFrames: 4800, fadeOutFrames: 4800)]),
+            (start: 0, end: 30_000, beds: [TestBed(sound: 0, gain: 0.5, fadeInFrames: 2400, fadeOutFrames: 4800)]),
+            (start: 30_000, end: 60_000, beds: [TestBed(sound: 0, gain: 0.7, fadeInFrames: 4800, fadeOutFrames: 4800)]),
         ],
-        cues: [1_001, 7_777, 12_345, 29_999, 30_000, 44_444, 59_000].map { AudioPlan.CueSound(frame: $0, sound: 1, gain: 0.8, pan: 0.25) })
+        cues: [1_001, 7_777, 12_345, 29_999, 30_000, 44_444, 59_000].map { (frame: $0, sound: 1, gain: 0.8, pan: 0.25) })
     return (plan, [bed, click])
 }
 
 /// What the live path must send: the offline mix, through the same float-to-16-bit conversion.
-private func offlinePCM(_ plan: AudioPlan, _ sounds: [MixerSound], frames: Int64) -> [Int16] {
-    OfflineAudio.mix(plan: plan, sounds: sounds, span: 0..<frames).map(pcm16)
+private func offlinePCM(_ plan: [MixerCommand], _ sounds: [MixerSound], frames: Int64) -> [Int16] {
+    OfflineAudio.mix(commands: plan, sounds: sounds, span: 0..<frames).map(pcm16)
 }
 
 /// A mixer with the whole plan queued (a short plan fits the command ring whole).
-private func plannedMixer(_ plan: AudioPlan, _ sounds: [MixerSound]) -> Mixer {
+private func plannedMixer(_ plan: [MixerCommand], _ sounds: [MixerSound]) -> Mixer {
     let mixer = Mixer(sounds: sounds)
-    var feeder = AudioPlanFeeder(plan: plan, soundFrames: sounds.map(\.frameCount))
-    feeder.feed(mixer, before: .max)
-    #expect(feeder.isFinished)
+    for command in plan { #expect(mixer.send(command)) }
     return mixer
 }
 
-private func runLive(_ plan: AudioPlan, _ sounds: [MixerSound], device: PCMDevice, frames: Int64,
+private func runLive(_ plan: [MixerCommand], _ sounds: [MixerSound], device: PCMDevice, frames: Int64,
                      pacing: VirtualPacing = VirtualPacing()) -> LiveAudioOutput {
     let output = LiveAudioOutput(mixer: plannedMixer(plan, sounds), device: device,
                                  clock: PacingClock(now: pacing.now, sleep: pacing.sleep))

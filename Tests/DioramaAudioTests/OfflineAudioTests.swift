@@ -57,9 +57,10 @@ import Testing
         let folder = try TemporaryFolder()
         let frames = Self.awkwardFrames(minutes: 3)
         #expect(frames.count > 100)
-        let cues = frames.enumerated().map { AudioPlan.CueSound(frame: $1, sound: 0, gain: 1, pan: Float($0 % 3) - 1) }
-        let plan = AudioPlan(scenes: [AudioPlan.SceneSound(startFrame: 0, endFrame: 3 * 60 * Self.sampleRate, ambience: [])], cues: cues)
-        let result = try OfflineAudio.render(plan: plan, sounds: [Self.clickSound()], to: folder.path("clicks.wav"))
+        let cues = frames.enumerated().map { (frame: $1, sound: 0, gain: Float(1), pan: Float($0 % 3) - 1) }
+        let commands = sceneCommands(scenes: [(start: 0, end: 3 * 60 * Self.sampleRate, beds: [])], cues: cues)
+        let result = try OfflineAudio.render(commands: commands, sounds: [Self.clickSound()], span: 0..<(3 * 60 * Self.sampleRate),
+                                             to: folder.path("clicks.wav"))
         #expect(result.frames == 3 * 60 * Self.sampleRate)
         let pcm = try Self.readWAV16(folder.path("clicks.wav"))
         let left = stride(from: 0, to: pcm.count, by: 2).map { pcm[$0] }
@@ -75,20 +76,20 @@ import Testing
         let folder = try TemporaryFolder()
         let bed = MixerSound(name: "bed", mono: (0..<4410).map { Float(sin(Double($0) * 2 * .pi * 10 / 4410) * 0.3) })
         let sounds = [bed, try Self.clickSound()]
-        let plan = AudioPlan(
+        let commands = sceneCommands(
             scenes: [
-                AudioPlan.SceneSound(startFrame: 0, endFrame: 100_000, ambience: [AudioPlan.Bed(sound: 0, gain: 0.5, fadeInFrames: 4800, fadeOutFrames: 9600)]),
-                AudioPlan.SceneSound(startFrame: 100_000, endFrame: 200_000, ambience: [AudioPlan.Bed(sound: 0, gain: 0.8, fadeInFrames: 9600, fadeOutFrames: 4800)]),
+                (start: 0, end: 100_000, beds: [TestBed(sound: 0, gain: 0.5, fadeInFrames: 4800, fadeOutFrames: 9600)]),
+                (start: 100_000, end: 200_000, beds: [TestBed(sound: 0, gain: 0.8, fadeInFrames: 9600, fadeOutFrames: 4800)]),
             ],
-            cues: [AudioPlan.CueSound(frame: 50_001, sound: 1, gain: 1, pan: 0), AudioPlan.CueSound(frame: 150_003, sound: 1, gain: 0.5, pan: 0.5)])
-        _ = try OfflineAudio.render(plan: plan, sounds: sounds, to: folder.path("a.wav"))
-        _ = try OfflineAudio.render(plan: plan, sounds: sounds, to: folder.path("b.wav"))
+            cues: [(frame: 50_001, sound: 1, gain: 1, pan: 0), (frame: 150_003, sound: 1, gain: 0.5, pan: 0.5)])
+        _ = try OfflineAudio.render(commands: commands, sounds: sounds, span: 0..<200_000, to: folder.path("a.wav"))
+        _ = try OfflineAudio.render(commands: commands, sounds: sounds, span: 0..<200_000, to: folder.path("b.wav"))
         let first = try Data(contentsOf: URL(fileURLWithPath: folder.path("a.wav")))
         #expect(first == (try Data(contentsOf: URL(fileURLWithPath: folder.path("b.wav")))))
         #expect(first.count == 44 + 200_000 * 4)
 
-        let whole = OfflineAudio.mix(plan: plan, sounds: sounds)
-        let span = OfflineAudio.mix(plan: plan, sounds: sounds, span: 120_000..<180_000)
+        let whole = OfflineAudio.mix(commands: commands, sounds: sounds, span: 0..<200_000)
+        let span = OfflineAudio.mix(commands: commands, sounds: sounds, span: 120_000..<180_000)
         #expect(span == Array(whole[240_000..<360_000]))
         // The cross-fade between the scenes' beds is continuous.
         let left = stride(from: 0, to: whole.count, by: 2).map { whole[$0] }
@@ -98,9 +99,8 @@ import Testing
 
     @Test("an unwritable output path is a clear error")
     func unwritable() throws {
-        let plan = AudioPlan(scenes: [], cues: [])
         let error = #expect(throws: SoundWriteError.self) {
-            try OfflineAudio.render(plan: plan, sounds: [], span: 0..<10, to: "/nonexistent-folder/out.wav")
+            try OfflineAudio.render(commands: [], sounds: [], span: 0..<10, to: "/nonexistent-folder/out.wav")
         }
         #expect(error?.description.contains("/nonexistent-folder/out.wav") == true)
     }

@@ -87,7 +87,7 @@ import Testing
         let audio = PlaylistAudio(document: document, directory: directory)
         #expect(audio.warnings.isEmpty)
         let schedule = CueSchedule(document: document, sampleRate: 48_000)
-        let plan = audio.plan(schedule)
+        let plan = audio.commands(playingOnce: schedule)
         for cue in schedule.cues where cue.firing.sceneID == sceneID {
             // The same playlist without this one firing: its cue's other firings (a bell rings on every swing) stay,
             // as plain cues at their times.
@@ -98,13 +98,13 @@ import Testing
                     Cue(sound: other.firing.sound, trigger: .at(other.firing.sceneTime), gain: other.firing.gain, pan: other.firing.pan))
             }
             let others = PlaylistAudio(document: withoutCue, bank: audio.bank)
-            let otherPlan = others.plan(CueSchedule(document: withoutCue, sampleRate: 48_000))
+            let otherPlan = others.commands(playingOnce: CueSchedule(document: withoutCue, sampleRate: 48_000))
             let sound = try #require(audio.bank.index(of: cue.firing.sound))
             let lead = Int64((audio.bank.sounds[sound].interleavedSamples.firstIndex { $0 != 0 } ?? 0) / 2)
             // The window reaches past the silence at the head of the sound (birds.flac starts 0.15 s in).
             let window = (cue.sampleIndex - 4_800)..<(cue.sampleIndex + lead + 4_800)
-            let with = OfflineAudio.mix(plan: plan, sounds: audio.bank.sounds, span: window)
-            let without = OfflineAudio.mix(plan: otherPlan, sounds: audio.bank.sounds, span: window)
+            let with = OfflineAudio.mix(commands: plan, sounds: audio.bank.sounds, span: window)
+            let without = OfflineAudio.mix(commands: otherPlan, sounds: audio.bank.sounds, span: window)
             let first = with.indices.first { with[$0] != without[$0] }.map { Int64($0 / 2) + window.lowerBound }
             #expect(first == cue.sampleIndex + lead, "\(cue.firing.sound) at \(cue.firing.sceneTime) s of \(sceneID)")
         }

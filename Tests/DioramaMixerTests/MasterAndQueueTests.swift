@@ -16,6 +16,42 @@ import Testing
         #expect(largestJump(Array(channel(out, 1)[2400...])) < 0.02)
     }
 
+    @Test("the listener's volume at 150 % of a full-scale scene does not clip: the limiter after it holds it below full scale")
+    func loudSceneTurnedUpDoesNotClip() {
+        let mixer = Mixer(sounds: [loopingSine(frames: 480, cycles: 1, amplitude: 1)])
+        // Centred, a sine of amplitude 1 is full scale on both channels.
+        mixer.send(.start(VoiceStart(sound: 0, frame: 0, loops: true)))
+        mixer.send(.volume(gain: Mixer.volumeRange.upperBound, fadeFrames: 0))
+        let right = channel(render(mixer, frames: 48_000, blockSize: 512), 1)
+        let peak = right.map(abs).max() ?? 0
+        #expect(peak <= SoftLimiter().ceiling && peak < 1, "below full scale: never clamped to it")
+        #expect(peak > 0.95)
+        // Turned up rather than flattened: once the attack has pulled the gain down, a smooth sine again.
+        #expect(largestJump(Array(right[2400...])) < 0.02)
+    }
+
+    @Test("a change of volume ramps over its fade, the same in any block size, and is clamped to the range")
+    func volumeRamps() {
+        func mix(blockSize: Int) -> [Float] {
+            let mixer = Mixer(sounds: [constant(0.5, frames: 4800)])
+            mixer.send(.start(VoiceStart(sound: 0, frame: 0, loops: true)))
+            var output = render(mixer, frames: 1000, blockSize: blockSize)
+            mixer.send(.volume(gain: 0.2, fadeFrames: 960))
+            output += render(mixer, frames: 3000, blockSize: blockSize)
+            mixer.send(.volume(gain: 9, fadeFrames: 0))
+            output += render(mixer, frames: 1000, blockSize: blockSize)
+            return channel(output, 1)
+        }
+        let right = mix(blockSize: 100)
+        #expect(right == mix(blockSize: 1000))
+        #expect(right[..<1000].allSatisfy { $0 == 0.5 })
+        let ramp = right[1000..<1960]
+        #expect(zip(ramp, ramp.dropFirst()).allSatisfy { $0 > $1 && $0 - $1 < 0.001 }, "down without a step")
+        #expect(right[1960..<4000].allSatisfy { abs($0 - 0.1) < 1e-6 })
+        // 9 is taken as 1.5, at once.
+        #expect(right[4000...].allSatisfy { $0 == 0.75 })
+    }
+
     @Test("a signal below the threshold passes bit-exact")
     func transparentBelowThreshold() {
         let sine = loopingSine(frames: 480, cycles: 1, amplitude: 0.8)

@@ -175,7 +175,7 @@ import Testing
     /// Counting allocations switches the Swift runtime's allocation and reference-counting hooks for the whole
     /// process, which other tests' threads must not run through: scripts/test runs this test in a process of its
     /// own (`DIORAMA_ALLOCATION_TEST=1 swift test --filter renderDoesNotAllocate`), and the parallel run skips it.
-    @Test("rendering allocates nothing across starts, stops, pauses, resumes, revocations and ducks",
+    @Test("rendering allocates nothing across starts, stops, pauses, resumes, revocations, ducks and volume changes",
           .enabled(if: ProcessInfo.processInfo.environment["DIORAMA_ALLOCATION_TEST"] == "1",
                    "runs alone: DIORAMA_ALLOCATION_TEST=1 swift test --filter renderDoesNotAllocate"))
     func renderDoesNotAllocate() throws {
@@ -196,6 +196,7 @@ import Testing
             .pause(frame: 9500, fadeFrames: 200),
             .revoke(fromFrame: 8000),
             .start(VoiceStart(sound: 1, frame: 12_000, catchUp: true)),
+            .volume(gain: 1.5, fadeFrames: 960),
         ]
         for command in commands { mixer.send(command) }
         let buffer = UnsafeMutablePointer<Float>.allocate(capacity: 2 * 256)
@@ -211,6 +212,7 @@ import Testing
                     mixer.send(.stop(tag: 1, frame: 3000, fadeFrames: 480))
                     mixer.send(.start(VoiceStart(sound: 0, frame: 3000, loops: true, tag: 4)))
                     mixer.send(.stop(tag: 3, frame: 3100, fadeFrames: 480))
+                    mixer.send(.volume(gain: 0.5, fadeFrames: 480))
                 }
                 mixer.render(into: buffer, frames: 256)
             }

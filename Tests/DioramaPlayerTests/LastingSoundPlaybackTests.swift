@@ -28,9 +28,9 @@ import Testing
             """).document
     }
 
-    static let loopA = AudioPlan.cueTag(scene: 0, cue: 0)
-    static let loopB = AudioPlan.cueTag(scene: 1, cue: 0)
-    static let rain = AudioPlan.bedTag(scene: 0, bed: 0)
+    static let loopA = PlaylistAudio.cueTag(scene: 0, cue: 0)
+    static let loopB = PlaylistAudio.cueTag(scene: 1, cue: 0)
+    static let rain = PlaylistAudio.bedTag(scene: 0, bed: 0)
 
     func make(_ document: Document, latency: Int64 = 0, lookahead: Int64 = 4800, sceneIndex: Int = 0,
               sceneTime: Rational = .zero) -> (PlaylistPlayback, ManualSoundOutput) {

@@ -95,22 +95,6 @@ final class SleepClock: Sendable {
         #expect(device.samples.count == 103 * 512)
     }
 
-    @Test func theVolumeRampsToItsNewGainAcrossOneWrite() {
-        let device = InstantDevice()
-        let volume = VolumePCM(wrapping: device)
-        let loud = [Int16](repeating: 10_000, count: 512)
-        _ = volume.write(loud, frames: 256)
-        #expect(device.samples.allSatisfy { $0 == 10_000 }, "unity gain passes samples through")
-        volume.gain = 0
-        _ = volume.write(loud, frames: 256)
-        let ramp = device.samples[512...]
-        #expect(ramp.first! < 10_000 && ramp.first! > 9_900, "starts near the old gain")
-        #expect(ramp.last! == 0, "ends at the new one")
-        #expect(zip(ramp, ramp.dropFirst()).allSatisfy { $0 >= $1 }, "without a jump")
-        _ = volume.write(loud, frames: 256)
-        #expect(device.samples[1024...].allSatisfy { $0 == 0 })
-    }
-
     @Test func theSmoothedClockMovesEveryFrameButNeverBackOrFarAhead() {
         var smoother = AudioClockSmoother(sampleRate: 48_000, maximumLead: 512)
         #expect(smoother.frame(raw: 1_000, at: 10) == 1_000)
@@ -132,7 +116,7 @@ final class SleepClock: Sendable {
 
     @Test func aLostDeviceIsToldOnceAndTriedAgainEvery2SecondsWithoutALinePerAttemptOrAnythingPilingUp() throws {
         let census = DeviceCensus()
-        let live = LiveAudioOutput(mixer: Mixer(sounds: []), device: VolumePCM(wrapping: UnpluggableDevice(census, failsAt: 3)),
+        let live = LiveAudioOutput(mixer: Mixer(sounds: []), device: UnpluggableDevice(census, failsAt: 3),
                                    clock: pacingClock(VirtualPacing()))
         live.start(frames: 8 * 256)
         live.wait()
@@ -140,7 +124,7 @@ final class SleepClock: Sendable {
         var time = 0.0
         var attempts = 0
         var opens: () throws -> any PCMDevice = { throw POSIXError(.ENODEV) }
-        let output = LiveSoundOutput(live: live, volumeDevice: nil, deviceName: "usb",
+        let output = LiveSoundOutput(live: live, deviceName: "usb",
                                      reopen: { attempts += 1; return try opens() }, now: { time })
         var lines: [String] = []
         output.report = { lines.append($0) }
@@ -174,13 +158,12 @@ final class SleepClock: Sendable {
         let mixer = Mixer(sounds: [MixerSound(name: "tone", mono: [Float](repeating: 0.25, count: 4800))])
         #expect(mixer.send(.start(VoiceStart(sound: 0, frame: 0, loops: true))))
         let first = UnpluggableDevice(census, failsAt: 3)
-        let firstChain = VolumePCM(wrapping: first)
         // The audio thread is held in its second paced period, while this thread plays the player's part.
         let pacing = VirtualPacing(holdAt: 2)
-        let live = LiveAudioOutput(mixer: mixer, device: firstChain, clock: pacingClock(pacing))
+        let live = LiveAudioOutput(mixer: mixer, device: first, clock: pacingClock(pacing))
         var time = 0.0
         var opened: UnpluggableDevice?
-        let output = LiveSoundOutput(live: live, volumeDevice: firstChain, deviceName: "usb", reopen: {
+        let output = LiveSoundOutput(live: live, deviceName: "usb", reopen: {
             let device = UnpluggableDevice(census)
             opened = device
             return device

@@ -1,4 +1,5 @@
 import DioramaDocument
+import DioramaMixer
 @testable import DioramaPlayer
 import DioramaTestSupport
 import Testing

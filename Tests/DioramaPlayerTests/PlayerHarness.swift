@@ -1,5 +1,6 @@
 import CDioramaShims
 import CSDL
+import DioramaAudio
 import DioramaDocument
 import Foundation
 @testable import DioramaPlayer

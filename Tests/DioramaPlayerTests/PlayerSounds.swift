@@ -42,7 +42,7 @@ struct MixerModel {
             case .revoke(let frame):
                 voices.removeAll { $0.start.frame >= frame }
                 for index in voices.indices where (voices[index].stoppedAt ?? .min) >= frame { voices[index].stoppedAt = nil }
-            case .stopAll, .pause, .resume:
+            case .stopAll, .pause, .resume, .volume:
                 break
             }
         }

@@ -33,7 +33,7 @@ import Testing
         commands.compactMap { if case .stop(let tag, let frame, let fade) = $0 { (tag, frame, fade) } else { nil } }
     }
 
-    static let oceanBed = AudioPlan.bedTag(scene: 0, bed: 0)
+    static let oceanBed = PlaylistAudio.bedTag(scene: 0, bed: 0)
 
     // MARK: - Playing
 

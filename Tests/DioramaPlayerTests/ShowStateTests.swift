@@ -1,4 +1,5 @@
 import DioramaDocument
+import DioramaMixer
 @testable import DioramaPlayer
 import DioramaTestSupport
 import Testing
@@ -104,6 +105,19 @@ import Testing
         _ = actions(&state, .toggleMute)
         #expect(actions(&state, .volume(2), from: .controller) == [.outputVolume(1.5)], "a volume unmutes, clamped")
         #expect(!state.muted)
+    }
+
+    @Test func theKeysAndAShowControllerReachTheOneVolumeRange() {
+        var keys = ShowState(language: "en")
+        for _ in 0..<30 { _ = actions(&keys, .volumeUp) }
+        #expect(keys.volume == Mixer.volumeRange.upperBound)
+        for _ in 0..<30 { _ = actions(&keys, .volumeDown) }
+        #expect(keys.volume == Mixer.volumeRange.lowerBound)
+        // What OSC accepts (`ShowCommand`, up to the same bound) is taken whole; beyond it, the same clamp.
+        var controller = ShowState(language: "en")
+        #expect(actions(&controller, .volume(Mixer.volumeRange.upperBound), from: .controller) == [.outputVolume(1.5)])
+        #expect(actions(&controller, .volume(7), from: .controller) == [.outputVolume(Mixer.volumeRange.upperBound)])
+        #expect(actions(&controller, .volume(-1), from: .controller) == [.outputVolume(Mixer.volumeRange.lowerBound)])
     }
 
     @Test func theLanguageKeyCyclesAndSavesTheChoice() {

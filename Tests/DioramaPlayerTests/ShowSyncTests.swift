@@ -1,3 +1,4 @@
+import DioramaAudio
 import DioramaDocument
 import DioramaMixer
 import DioramaTimeline

@@ -18,9 +18,9 @@ extension WindowSuites {
         }
 
         static let button = Point(x: 570, y: 300)
-        static let click = AudioPlan.cueTag(scene: 1, cue: 0)
-        static let music = AudioPlan.cueTag(scene: 1, cue: 1)
-        static let crackle = AudioPlan.bedTag(scene: 1, bed: 0)
+        static let click = PlaylistAudio.cueTag(scene: 1, cue: 0)
+        static let music = PlaylistAudio.cueTag(scene: 1, cue: 1)
+        static let crackle = PlaylistAudio.bedTag(scene: 1, bed: 0)
 
         static func harness(auto: String? = "4") throws -> PlayerHarness {
             let document = try DocumentFixtures.decode(TapFixtures.recordPlayer(auto: auto)).document

@@ -1,4 +1,5 @@
 import Testing
+import DioramaMixer
 @testable import DioramaShowControl
 
 @Suite("ShowCommand.parse")
@@ -93,13 +94,14 @@ struct ShowCommandTests {
         #expect(error("/diorama/seek", .float(1), .float(2)) == .wrongArguments(address: "/diorama/seek", typeTags: "ff"))
     }
 
-    @Test("/diorama/volume takes one number from 0 to 1; outside is a bad value, not clamped")
+    @Test("/diorama/volume takes one number from 0 to 1.5; outside is a bad value, not clamped")
     func volume() throws {
         #expect(try parse("/diorama/volume", .float(0.25)) == .volume(0.25))
         #expect(try parse("/diorama/volume", .int32(1)) == .volume(1))
         #expect(try parse("/diorama/volume", .int32(0)) == .volume(0))
         #expect(try parse("/diorama/volume", .double(0.5)) == .volume(0.5))
-        for value: OSCArgument in [.float(1.01), .float(-0.1), .int32(2), .float(.nan), .double(-.infinity)] {
+        #expect(try parse("/diorama/volume", .double(1.5)) == .volume(1.5))
+        for value: OSCArgument in [.float(1.51), .float(-0.1), .int32(2), .float(.nan), .double(-.infinity)] {
             guard case .badValue("/diorama/volume", _)? = error("/diorama/volume", value) else {
                 Issue.record("\(value) should be a bad value")
                 continue
@@ -108,6 +110,18 @@ struct ShowCommandTests {
         #expect(error("/diorama/volume") == .wrongArguments(address: "/diorama/volume", typeTags: ""))
         #expect(error("/diorama/volume", .string("0.5")) == .wrongArguments(address: "/diorama/volume", typeTags: "s"))
         #expect(error("/diorama/volume", .true) == .wrongArguments(address: "/diorama/volume", typeTags: "T"))
+    }
+
+    @Test("/diorama/volume accepts exactly what the player's keys reach: the mixer's one volume range, 0...1.5")
+    func volumeRangeIsTheKeys() throws {
+        #expect(Mixer.volumeRange == 0...1.5)
+        let bounds = [Mixer.volumeRange.lowerBound, Mixer.volumeRange.upperBound]
+        let values = stride(from: Float(-0.5), through: 2, by: 0.05).map { $0 } + bounds + bounds.map(\.nextUp) + bounds.map(\.nextDown)
+        for value in values {
+            // Accepted exactly when the player's clamp (`Mixer.clampedVolume`, which the keys go through) keeps it.
+            let accepted = (try? parse("/diorama/volume", .float(value))) == .volume(value)
+            #expect(accepted == (Mixer.clampedVolume(value) == value), "\(value)")
+        }
     }
 
     @Test("/diorama/language takes one language code as s or S")
@@ -144,7 +158,7 @@ struct ShowCommandTests {
         #expect(unknown?.hint.contains("/diorama/language") == true)
         let wrong = error("/diorama/volume", .string("loud"))
         #expect(wrong?.message == "/diorama/volume does not take the argument types ,s")
-        #expect(wrong?.hint == "/diorama/volume takes one number (i, h, f or d) from 0 to 1")
+        #expect(wrong?.hint == "/diorama/volume takes one number (i, h, f or d) from 0 to 1.5")
         #expect(ShowCommand.addresses.count == 10)
     }
 }

@@ -35,14 +35,13 @@ import Testing
         #expect(checks.last?.name == "nothing unscheduled sounds")
     }
 
-    /// The plan with the start of the first cue matching `tag` edited.
+    /// The playlist's commands with the start of the first cue matching `tag` edited.
     private func plan(_ audio: PlaylistAudio, _ schedule: CueSchedule, editing occurrence: Int = 0,
-                      _ edit: (inout VoiceStart) -> Void) -> AudioPlan {
-        let plan = audio.plan(schedule)
-        var commands = plan.commands
+                      _ edit: (inout VoiceStart) -> Void) -> [MixerCommand] {
+        var commands = audio.commands(playingOnce: schedule)
         var seen = 0
         for (index, command) in commands.enumerated() {
-            guard case .start(var start) = command, AudioPlan.isCueTag(start.tag) else { continue }
+            guard case .start(var start) = command, PlaylistAudio.isCueTag(start.tag) else { continue }
             if seen == occurrence {
                 edit(&start)
                 commands[index] = .start(start)
@@ -50,14 +49,23 @@ import Testing
             }
             seen += 1
         }
-        return AudioPlan(commands: commands, endFrame: plan.endFrame)
+        return commands
+    }
+
+    /// The frame a command acts on.
+    private func frame(of command: MixerCommand) -> Int64 {
+        switch command {
+        case .start(let start): start.frame
+        case .stop(_, let frame, _), .stopAll(let frame, _), .pause(let frame, _), .resume(let frame, _), .revoke(let frame): frame
+        case .volume: .min
+        }
     }
 
     @Test func aCueMovedByOneSampleIsCaughtWithBothSamples() throws {
         let (audio, schedule) = try audio()
         for (shift, word) in [(Int64(1), "late"), (-1, "early")] {
             let moved = plan(audio, schedule) { $0.frame += shift }
-            let checks = AudioVerification(audio: audio, schedule: schedule, plan: moved).checks()
+            let checks = AudioVerification(audio: audio, schedule: schedule, commands: moved).checks()
             let failures = checks.filter { !$0.passed }
             #expect(failures.count == 1, "\(failures.map(\.line))")
             #expect(failures.first?.line == "FAIL  pond: cue 0 \"ding\" (bell) firing 1 starts on its sample: expected sample 24000 "
@@ -69,7 +77,7 @@ import Testing
         // The second bell starts while the first rings and ducks the bed: moved by one sample, it alone is caught.
         let (audio, schedule) = try audio()
         let moved = plan(audio, schedule, editing: 1) { $0.frame += 1 }
-        let failures = AudioVerification(audio: audio, schedule: schedule, plan: moved).checks().filter { !$0.passed }
+        let failures = AudioVerification(audio: audio, schedule: schedule, commands: moved).checks().filter { !$0.passed }
         #expect(failures.map(\.name) == ["cue 1 (bell) firing 1 starts on its sample"])
         #expect(failures.first?.detail.contains("expected sample 28800") == true && failures.first?.detail.contains("found sample 28801") == true)
     }
@@ -167,13 +175,13 @@ import Testing
 
     @Test func aSoundNoCueSchedulesIsCaught() throws {
         let (audio, schedule) = try audio()
-        let planned = audio.plan(schedule)
-        guard case .start(var extra) = planned.commands.first(where: {
-            if case .start(let start) = $0 { return AudioPlan.isCueTag(start.tag) } else { return false }
+        let planned = audio.commands(playingOnce: schedule)
+        guard case .start(var extra) = planned.first(where: {
+            if case .start(let start) = $0 { return PlaylistAudio.isCueTag(start.tag) } else { return false }
         }) else { Issue.record("no cue start"); return }
         extra.frame = 84_000
-        let commands = (planned.commands + [.start(extra)]).sorted { AudioPlan.frame(of: $0) < AudioPlan.frame(of: $1) }
-        let checks = AudioVerification(audio: audio, schedule: schedule, plan: AudioPlan(commands: commands, endFrame: planned.endFrame)).checks()
+        let commands = (planned + [.start(extra)]).sorted { frame(of: $0) < frame(of: $1) }
+        let checks = AudioVerification(audio: audio, schedule: schedule, commands: commands).checks()
         let failures = checks.filter { !$0.passed }
         #expect(failures.map(\.name) == ["nothing unscheduled sounds"])
         #expect(failures.first?.detail.hasPrefix("unscheduled sound at sample 84000 (scene 1.7500 s)") == true, "\(failures.first?.detail ?? "")")
@@ -181,14 +189,14 @@ import Testing
 
     @Test func aCueTheMixNeverPlaysIsCaught() throws {
         let (audio, schedule) = try audio()
-        let planned = audio.plan(schedule)
+        let planned = audio.commands(playingOnce: schedule)
         var dropped = false
-        let commands = planned.commands.filter { command in
-            guard !dropped, case .start(let start) = command, start.tag == AudioPlan.cueTag(scene: 0, cue: 3) else { return true }
+        let commands = planned.filter { command in
+            guard !dropped, case .start(let start) = command, start.tag == PlaylistAudio.cueTag(scene: 0, cue: 3) else { return true }
             dropped = true
             return false
         }
-        let failures = AudioVerification(audio: audio, schedule: schedule, plan: AudioPlan(commands: commands, endFrame: planned.endFrame))
+        let failures = AudioVerification(audio: audio, schedule: schedule, commands: commands)
             .checks().filter { !$0.passed }
         #expect(failures.map(\.detail) == ["expected sample 120000 (scene 2.5000 s), found none: the mix never plays it"])
     }

@@ -1,8 +1,9 @@
+import DioramaMixer
 import Foundation
 
 /// Sync figures read back from a `--log FILE.jsonl` of `diorama play`.
 public struct PlayLogAnalysis: Sendable, Equatable {
-    public var sampleRate: Int = 48_000
+    public var sampleRate: Int = AudioFormat.sampleRate
     public var frames = 0
     public var cues = 0
     /// Seconds between the audio clock a frame was drawn for and the audio clock when it was presented:

@@ -386,7 +386,7 @@ public final class PlaylistPlayback {
             // gave them. What changed ends as the old playlist says and starts again as the new one says.
             let sameBeds = oldDocument.scenes[leaving].ambience == newDocument.scenes[target].ambience
             let sameCues = oldDocument.scenes[leaving].cues == newDocument.scenes[target].cues
-            func kept(_ tag: UInt32) -> Bool { AudioPlan.isCueTag(tag) ? sameCues : sameBeds }
+            func kept(_ tag: UInt32) -> Bool { PlaylistAudio.isCueTag(tag) ? sameCues : sameBeds }
             let oldStops = soundCommands(.sceneDisappeared(scene: leaving, frame: frame))
             let oldTags = stopTags(oldStops).filter(kept)
             let newTags = stopTags(newCommands(.sceneDisappeared(scene: target, frame: frame))).filter(kept)

@@ -22,7 +22,7 @@ public enum ShowIntent: Sendable, Equatable {
     /// A press has been held long enough: pause until `holdEnded`.
     case holdBegan
     case holdEnded
-    /// The master volume, clamped to 0...1.5.
+    /// The master volume, clamped to `Mixer.volumeRange` (the keys and show controllers share it).
     case volume(Float)
     case volumeUp
     case volumeDown

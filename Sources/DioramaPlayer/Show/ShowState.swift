@@ -1,4 +1,5 @@
 import DioramaDocument
+import DioramaMixer
 
 /// A navigation of the playlist, as the playback (or the shared show) performs it.
 public enum Navigation: Sendable, Equatable {
@@ -43,7 +44,7 @@ public struct ShowState: Sendable, Equatable {
     }
 
     public var language: String
-    /// The master volume, 0...1.5 (1 unless changed with + / - or a show controller).
+    /// The master volume, within `Mixer.volumeRange` (1 unless changed with + / - or a show controller).
     public var volume: Float = 1
     public var muted = false
     /// The pause that a held press started, to be undone on release.
@@ -153,7 +154,7 @@ public struct ShowState: Sendable, Equatable {
     }
 
     private mutating func setVolume(_ level: Float, now: Double) -> [ShowEffect] {
-        volume = min(max(level, 0), 1.5)
+        volume = Mixer.clampedVolume(level)
         muted = false
         show(Self.volumeText(volume), now: now)
         return [.outputVolume(outputVolume)]

@@ -4,40 +4,18 @@ import DioramaMixer
 import DioramaTimeline
 import Foundation
 
-/// Opens the player's live sound: the playlist's sound bank in a mixer, played on an ALSA device
-/// through the audio module's real-time output; without a device, the output paces itself on the
-/// monotonic clock and the player follows that.
+/// Opens the player's live sound (`LiveSoundOutput.open` in the audio module) for a loaded playlist.
 public enum LiveAudio {
-    /// Frames per second the sound bank and mixer run at.
-    public static let sampleRate = 48_000
-
     /// - Parameters:
+    ///   - bank: the playlist's sounds when already loaded (else they are loaded here).
     ///   - device: the ALSA device name; nil to play without sound (`--no-audio`).
     ///   - periodFrames: frames per period asked of the device.
     /// - Returns: the setup for the player, and the live output (to stop, and for its statistics).
-    ///   - bank: the playlist's sounds when already loaded (else they are loaded here).
     public static func open(_ playlist: LoadedPlaylist, bank: SoundBank? = nil, device: String?,
                             periodFrames: Int) -> (AudioSetup, LiveSoundOutput) {
-        let bank = bank ?? SoundBank(document: playlist.document, directory: playlist.baseDirectory, sampleRate: sampleRate)
-        var notes = bank.errors.map { "warning: \($0); it will be silent" }
-        let mixer = Mixer(sounds: bank.sounds, configuration: MixerConfiguration(sampleRate: sampleRate))
-        var volumeDevice: VolumePCM?
-        if let device {
-            do {
-                let pcm = try AlsaPCM(device: device, sampleRate: sampleRate, periodFrames: periodFrames, periods: 3)
-                volumeDevice = VolumePCM(wrapping: PacedPCM(wrapping: pcm))
-                notes.append(pcm.grantedSummary)
-            } catch {
-                notes.append("warning: \(error.description); playing without sound, on the monotonic clock")
-            }
-        }
-        let live = LiveAudioOutput(mixer: mixer, device: volumeDevice, periodFrames: periodFrames)
-        live.start()
-        // After a loss the same name is opened again, with the same chain below the volume.
-        let reopen: (() throws -> any PCMDevice)? = device.map { name in
-            { PacedPCM(wrapping: try AlsaPCM(device: name, sampleRate: sampleRate, periodFrames: periodFrames, periods: 3)) }
-        }
-        let output = LiveSoundOutput(live: live, volumeDevice: volumeDevice, deviceName: device ?? "none", reopen: reopen)
+        let bank = bank ?? SoundBank(document: playlist.document, directory: playlist.baseDirectory)
+        let (output, notes) = LiveSoundOutput.open(bank: bank, device: device, periodFrames: periodFrames)
+        let live = output.live
         return (AudioSetup(output: output, bank: bank, notes: notes, close: {
             live.stop()
             // Free the device now (not when the last reference goes), so the next output can open it.
@@ -104,7 +82,7 @@ final class SoundBankLoading: @unchecked Sendable {
     init(_ playlist: LoadedPlaylist) {
         let document = playlist.document, directory = playlist.baseDirectory
         let thread = Thread { [self] in
-            bank = SoundBank(document: document, directory: directory, sampleRate: LiveAudio.sampleRate)
+            bank = SoundBank(document: document, directory: directory)
             done.signal()
         }
         thread.start()

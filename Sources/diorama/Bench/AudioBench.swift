@@ -1,6 +1,7 @@
 import ArgumentParser
 import DioramaAudio
 import DioramaDocument
+import DioramaMixer
 import DioramaTimeline
 import Foundation
 
@@ -27,7 +28,7 @@ struct AudioBench: AsyncParsableCommand {
         }
         guard let scenes else { return }
         let loaded = try loadDocumentOrExit(scenes)
-        let schedule = CueSchedule(document: loaded.document, sampleRate: 48_000)
+        let schedule = CueSchedule(document: loaded.document, sampleRate: AudioFormat.sampleRate)
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("diorama-bench-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }

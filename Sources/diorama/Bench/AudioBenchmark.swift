@@ -14,7 +14,7 @@ enum AudioBenchmark {
     /// Mixes `seconds` of audio with `voices` looping voices (fades, pans, the limiter all active)
     /// in 256-frame blocks on the calling thread, and times it. The sounds are stereo noise, or mono (as the shipped
     /// sounds are).
-    static func mixer(voices: Int = 32, seconds: Double = 60, sampleRate: Int = 48_000, mono: Bool = false) -> AudioBenchmarkFigures {
+    static func mixer(voices: Int = 32, seconds: Double = 60, sampleRate: Int = AudioFormat.sampleRate, mono: Bool = false) -> AudioBenchmarkFigures {
         var state: UInt64 = 1
         let channels = mono ? 1 : 2
         let sounds = (0..<8).map { index -> MixerSound in
@@ -51,7 +51,7 @@ enum AudioBenchmark {
     /// The same cue mix made by ffmpeg: each cue's file delayed with `adelay` and summed with
     /// `amix` (normalize=0), written as 16-bit WAV. Returns the wall time, or nil if ffmpeg failed.
     /// - Parameters: `cues`: (file path, start frame, gain) at `sampleRate`; `frames`: output length.
-    static func ffmpegMix(cues: [(path: String, frame: Int64, gain: Double)], frames: Int64, sampleRate: Int = 48_000,
+    static func ffmpegMix(cues: [(path: String, frame: Int64, gain: Double)], frames: Int64, sampleRate: Int = AudioFormat.sampleRate,
                                  to output: String) -> Double? {
         guard !cues.isEmpty else { return nil }
         var arguments = ["-nostdin", "-v", "error", "-y"]

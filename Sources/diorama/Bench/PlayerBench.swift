@@ -1,4 +1,5 @@
 import ArgumentParser
+import DioramaAudio
 import DioramaDocument
 import DioramaFiles
 import DioramaPlayer

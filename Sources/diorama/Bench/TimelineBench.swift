@@ -1,5 +1,6 @@
 import ArgumentParser
 import DioramaDocument
+import DioramaMixer
 import DioramaTimeline
 import Foundation
 
@@ -26,7 +27,7 @@ struct TimelineBench: AsyncParsableCommand {
     var times: Int = 2000
 
     @Option(help: "Sample rate for the cue schedule.")
-    var rate: Int = 48_000
+    var rate: Int = AudioFormat.sampleRate
 
     func validate() throws {
         guard (10...1_000_000).contains(times) else { throw ValidationError("--times must be between 10 and 1000000") }

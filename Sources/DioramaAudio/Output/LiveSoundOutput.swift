@@ -1,9 +1,8 @@
-import DioramaAudio
 import DioramaMixer
 import Foundation
 
-/// The player's sound output on the audio module's live output: the mixer for commands, the live
-/// output's audio clock (smoothed between periods) as the master clock, and a volume on the device.
+/// The player's sound output on the audio module's live output: the mixer for commands and the
+/// listener's volume, the live output's audio clock (smoothed between periods) as the master clock.
 ///
 /// When the device is lost (unplugged), playback goes on silent on the monotonic clock and the
 /// player's thread tries every `retryInterval` seconds to open the device again; the one that
@@ -20,26 +19,24 @@ public final class LiveSoundOutput: SoundOutput {
     /// Attempts to open a lost device again, for tests and the exit summary.
     public private(set) var reopenAttempts = 0
 
-    /// The device `live` writes to (or is offered), for the volume.
-    private var volumeDevice: VolumePCM?
     private let reopen: (() throws -> any PCMDevice)?
     private var smoother: AudioClockSmoother
     private let now: () -> Double
     private var storedVolume: Float = 1
+    /// A volume the mixer's command ring had no room for: sent again on the next frame.
+    private var unsentVolume: Float?
     /// Monotonic seconds of the next attempt to open the lost device; nil while none is lost (or
     /// the loss has not been told yet).
     private var nextAttempt: Double?
     private var mismatchTold = false
 
     /// - Parameters:
-    ///   - volumeDevice: the device `live` writes to, when there is one (nil on the monotonic clock).
-    ///   - reopen: opens the device again after a loss (everything below the volume); nil never tries.
+    ///   - reopen: opens the device again after a loss; nil never tries.
     ///   - now: monotonic seconds (injectable for tests).
-    public init(live: LiveAudioOutput, volumeDevice: VolumePCM?, deviceName: String = "default",
+    public init(live: LiveAudioOutput, deviceName: String = "default",
                 reopen: (() throws -> any PCMDevice)? = nil, retryInterval: Double = 2,
                 now: @escaping () -> Double = monotonicSeconds) {
         self.live = live
-        self.volumeDevice = volumeDevice
         self.deviceName = deviceName
         self.reopen = reopen
         self.retryInterval = retryInterval
@@ -54,6 +51,7 @@ public final class LiveSoundOutput: SoundOutput {
     /// looked after there first (`maintainDevice`), so the reading is the one after any change.
     public func heardFrame() -> Double {
         maintainDevice()
+        if let unsentVolume { sendVolume(unsentVolume) }
         return smoother.frame(raw: live.audioClock, at: now())
     }
 
@@ -61,15 +59,23 @@ public final class LiveSoundOutput: SoundOutput {
 
     public func send(_ command: MixerCommand) -> Bool { live.mixer.send(command) }
 
+    /// A gain inside the mixer, before its limiter (`MixerCommand.volume`), within `Mixer.volumeRange`.
     public var volume: Float {
         get { storedVolume }
         set {
-            storedVolume = newValue
-            volumeDevice?.gain = newValue
+            storedVolume = Mixer.clampedVolume(newValue)
+            sendVolume(storedVolume)
         }
     }
 
-    public var isLive: Bool { volumeDevice != nil && !live.statistics.deviceLost }
+    /// Heard: ramped over 20 ms, so a change never clicks; while nothing is heard (no device, or it is lost), at
+    /// once, so a device opened again plays at the volume from its first frame.
+    private func sendVolume(_ gain: Float) {
+        let fade = isLive ? live.sampleRate / 50 : 0
+        unsentVolume = live.mixer.send(.volume(gain: gain, fadeFrames: fade)) ? nil : gain
+    }
+
+    public var isLive: Bool { live.isPlaying }
 
     public var commandMargin: Int64 { Int64(live.periodFrames) }
 
@@ -100,12 +106,10 @@ public final class LiveSoundOutput: SoundOutput {
         nextAttempt = time + retryInterval
         reopenAttempts += 1
         guard let device = try? reopen() else { return }  // still gone: try again later, quietly
-        let chain = VolumePCM(wrapping: device, gain: storedVolume)
         do {
-            try live.offer(chain)
-            volumeDevice = chain
+            try live.offer(device)
         } catch {
-            chain.close(draining: false)
+            device.close(draining: false)
             // Busy only if the device came back and went again since the checks above: next time.
             if case .mismatched = error, !mismatchTold {
                 mismatchTold = true
@@ -116,5 +120,34 @@ public final class LiveSoundOutput: SoundOutput {
 
     private static func seconds(_ value: Double) -> String {
         value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+    }
+}
+
+extension LiveSoundOutput {
+    /// The live sound of `bank`: its sounds in a mixer, played by the real-time output (started) on the ALSA device
+    /// `device`, paced so that ALSA's `null` and `file` devices play at real speed; without a device (nil: no sound
+    /// wanted, or it cannot be opened) the output paces itself on the monotonic clock and the player follows that.
+    /// `notes`: lines for the terminal (sounds that did not load, what the device granted or why there is none).
+    public static func open(bank: SoundBank, device: String?, periodFrames: Int) -> (output: LiveSoundOutput, notes: [String]) {
+        let sampleRate = bank.sampleRate
+        var notes = bank.errors.map { "warning: \($0); it will be silent" }
+        let mixer = Mixer(sounds: bank.sounds, configuration: MixerConfiguration(sampleRate: sampleRate))
+        var opened: (any PCMDevice)?
+        if let device {
+            do {
+                let pcm = try AlsaPCM(device: device, sampleRate: sampleRate, periodFrames: periodFrames, periods: 3)
+                opened = PacedPCM(wrapping: pcm)
+                notes.append(pcm.grantedSummary)
+            } catch {
+                notes.append("warning: \(error.description); playing without sound, on the monotonic clock")
+            }
+        }
+        let live = LiveAudioOutput(mixer: mixer, device: opened, periodFrames: periodFrames)
+        live.start()
+        // After a loss the same name is opened again, paced the same.
+        let reopen: (() throws -> any PCMDevice)? = device.map { name in
+            { PacedPCM(wrapping: try AlsaPCM(device: name, sampleRate: sampleRate, periodFrames: periodFrames, periods: 3)) }
+        }
+        return (LiveSoundOutput(live: live, deviceName: device ?? "none", reopen: reopen), notes)
     }
 }

@@ -218,6 +218,9 @@ public final class LiveAudioOutput: @unchecked Sendable {
         return Unmanaged<DeviceBox>.fromOpaque(box).takeRetainedValue().device
     }
 
+    /// Whether a device plays (not none from the start, not lost, not only offered).
+    public var isPlaying: Bool { playing.load(ordering: .acquiring) }
+
     /// Whether an offered device is still waiting for the audio thread.
     public var hasOfferedDevice: Bool { incoming.load(ordering: .acquiring) != nil }
 

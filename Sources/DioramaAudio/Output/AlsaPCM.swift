@@ -1,5 +1,6 @@
 import CAlsa
 import CDioramaShims
+import DioramaMixer
 import Glibc
 
 /// An output device for interleaved 16-bit stereo, as the live output sees it. `AlsaPCM` is the
@@ -56,7 +57,7 @@ public final class AlsaPCM: PCMDevice, @unchecked Sendable {
     ///   - periods: periods in the buffer (3 by default: 16 ms of output latency at 48 kHz).
     ///   - configuration: ALSA configuration text defining `device` privately (tests use this
     ///     for a `file` PCM), instead of the system's configuration.
-    public init(device: String = "default", sampleRate: Int = 48_000, periodFrames: Int = 256, periods: Int = 3,
+    public init(device: String = "default", sampleRate: Int = AudioFormat.sampleRate, periodFrames: Int = 256, periods: Int = 3,
                 configuration: String? = nil) throws(AudioDeviceError) {
         diorama_alsa_silence_errors()
         self.device = device
@@ -90,7 +91,7 @@ public final class AlsaPCM: PCMDevice, @unchecked Sendable {
             try check(snd_pcm_hw_params_any(handle, hw), "reading hardware parameters")
             try check(snd_pcm_hw_params_set_access(handle, hw, SND_PCM_ACCESS_RW_INTERLEAVED), "setting interleaved access")
             try check(snd_pcm_hw_params_set_format(handle, hw, SND_PCM_FORMAT_S16_LE), "setting 16-bit format")
-            try check(snd_pcm_hw_params_set_channels(handle, hw, 2), "setting stereo")
+            try check(snd_pcm_hw_params_set_channels(handle, hw, UInt32(AudioFormat.channels)), "setting stereo")
             var rate = UInt32(sampleRate)
             try check(snd_pcm_hw_params_set_rate_near(handle, hw, &rate, nil), "setting the rate")
             var period = snd_pcm_uframes_t(periodFrames)

@@ -16,7 +16,7 @@ public protocol SoundOutput: AnyObject {
     func writeFrame() -> Int64
     /// Queues a command for the mixer; false when it could not be queued.
     @discardableResult func send(_ command: MixerCommand) -> Bool
-    /// Linear master gain, 0...2, applied after mixing.
+    /// The listener's volume, a linear gain within `Mixer.volumeRange`, applied in the mixer before its limiter.
     var volume: Float { get set }
     /// True when a sound device plays (the clock is the device's); false when the monotonic clock stands in.
     var isLive: Bool { get }

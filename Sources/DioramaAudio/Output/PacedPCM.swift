@@ -1,4 +1,3 @@
-import DioramaAudio
 import Foundation
 
 /// A PCM device that never runs ahead of real time by more than its buffer. Real sound cards block
