@@ -25,7 +25,7 @@ let package = Package(
         // Pure Swift DSP: voices, the mixer (with the listener's volume before its limiter), the lock-free command queue,
         // and AudioFormat: the one sample rate and channel count every sound module refers to.
         .target(name: "DioramaMixer"),
-        // cairo/pango: a snapshot becomes pixels; PNG files (zlib).
+        // cairo/pango: a snapshot becomes pixels (PaintRoute.swift says who paints each leaf and why); PNG files (zlib).
         .target(name: "DioramaRender", dependencies: ["DioramaFiles", "DioramaTimeline", "DioramaVectorArt", "DioramaLottie", "CCairo", "CPixman", "CZlib"]),
         // librsvg: SVG files checked for hostile content, then drawn as vectors (a whole file or one element by id) onto cairo.
         .target(name: "DioramaVectorArt", dependencies: ["DioramaFiles", "CRsvg", "CCairo"]),
@@ -34,7 +34,8 @@ let package = Package(
         // libsndfile/libsamplerate/ALSA: the sound bank, WAV and FLAC output, the offline mix, and (Output/) the device,
         // its pacing, the real-time thread, the audio clock and the player's sound output.
         .target(name: "DioramaAudio", dependencies: ["DioramaFiles", "DioramaTimeline", "DioramaMixer", "CSndfile", "CSampleRate", "CAlsa", "CDioramaShims"]),
-        // SDL2: the window, the story-viewer interface, live reload; the show clock shared over Ableton Link (DioramaLink).
+        // SDL2: the window, the story-viewer interface, live reload; the show's state and its decisions (Show/, no SDL);
+        // the show clock shared over Ableton Link (DioramaLink).
         .target(name: "DioramaPlayer", dependencies: ["DioramaFiles", "DioramaRender", "DioramaAudio", "DioramaLink", "CSDL", "CDioramaShims"]),
         // The ffmpeg program (a child process fed through pipes): frames from the renderer and the offline mix become MP4, WebM or GIF.
         .target(name: "DioramaExport", dependencies: ["DioramaRender", "DioramaAudio"]),
