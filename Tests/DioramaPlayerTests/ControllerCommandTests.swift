@@ -6,7 +6,7 @@ import Testing
 
 /// A show controller's commands (what `--osc` receives) act as the keys do, at the frame they come (their decisions,
 /// volume, language and problems, are tested without a player in `ShowStateTests`). On a screen in memory: no SDL.
-@Suite struct PlayerCommandTests {
+@Suite struct ControllerCommandTests {
     @Test func navigationSeekAndGoActAtTheCommandFrame() throws {
         let h = try PlayerHarness(embedded: true)
         try h.advance(1)
