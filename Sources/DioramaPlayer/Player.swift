@@ -67,7 +67,11 @@ public final class Player {
     public let options: PlayerOptions
     /// The SDL window (`PlayerWindow`), or the screen a test gave in `dependencies.openScreen`.
     public let window: any PlayerScreen
-    public private(set) var playlist: LoadedPlaylist
+    public private(set) var playlist: LoadedPlaylist {
+        didSet { clock = PlaylistClock(document: playlist.document) }
+    }
+    /// The playlist's clock, made once a load (not once a frame): the progress bars ask it.
+    private var clock: PlaylistClock
     public private(set) var playback: PlaylistPlayback
     public private(set) var viewer: StoryViewer
     /// Language, volume, mute, the held pause, the toast: what the intents decide (`ShowState.decide`).
@@ -118,6 +122,7 @@ public final class Player {
         case .failure(let failure): throw .load(failure)
         }
         playlist = loaded
+        clock = PlaylistClock(document: loaded.document)
         notes += loaded.warnings
         settings = SettingsStore(path: options.settingsPath)
         var saved: String?
@@ -561,7 +566,7 @@ public final class Player {
 
     /// The progress bars' values with `heard` being heard: the scenes before it full, its own the fraction elapsed.
     private func progress(at heard: PlaylistPosition) -> [Double] {
-        PlaylistClock(document: document).progress(scene: heard.sceneIndex, sceneFrame: heard.sceneFrame, sampleRate: sampleRate)
+        clock.progress(scene: heard.sceneIndex, sceneFrame: heard.sceneFrame, sampleRate: sampleRate)
     }
 
     /// The snapshot of one window frame: the heard scene at the heard time (with its neighbour while a
