@@ -134,7 +134,7 @@ public struct ShowState: Sendable, Equatable {
             return [.log(String(describing: intent))] + setVolume(((volume + step) * 10).rounded() / 10, now: now)
         case .toggleMute:
             muted.toggle()
-            show(muted ? "Muted" : Self.volumeText(volume), now: now)
+            show(muted ? text.muted : text.volumeToast(volume), now: now)
             return [.log("toggleMute"), .outputVolume(outputVolume)]
         case .language(let code):
             language = code
@@ -156,13 +156,12 @@ public struct ShowState: Sendable, Equatable {
     private mutating func setVolume(_ level: Float, now: Double) -> [ShowEffect] {
         volume = Mixer.clampedVolume(level)
         muted = false
-        show(Self.volumeText(volume), now: now)
+        show(text.volumeToast(volume), now: now)
         return [.outputVolume(outputVolume)]
     }
 
-    private static func volumeText(_ volume: Float) -> String {
-        "Volume \(Int((volume * 100).rounded())) %"
-    }
+    /// The chrome's words in the language shown.
+    public var text: ChromeText { ChromeText(language: language) }
 
     /// Counts a command ignored for naming what the playlist lacks; a problem for the first of its `kind` only, so a
     /// controller repeating a mistake is told once (`ignoredCommands` has the count).
