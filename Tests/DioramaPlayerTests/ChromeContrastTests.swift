@@ -1,5 +1,6 @@
 import DioramaDocument
 import DioramaTimeline
+import DioramaRender
 import Foundation
 @testable import DioramaPlayer
 import DioramaTestSupport
@@ -8,7 +9,7 @@ import Testing
 /// The chrome's contrast over the shipped playlist, measured in rendered frames.
 ///
 /// How it is measured: each scene of scenes.json is rendered with the overlay at every whole second (0, 1, ... below
-/// its duration; the progress bars as the player shows them then), at 960x540. For every element of the chrome - each
+/// its duration; the progress bars as the player shows them then), at 800x450. For every element of the chrome - each
 /// progress bar's track (the part its fill does not cover), each bar's fill, the title's glyphs, each page dot -
 /// the element's *core* is the pixels it covers fully (coverage at least 0.95: the shapes' coverage computed from
 /// their geometry with 4x4 samples a pixel, the title's from a render of its text alone, white on black), and its
@@ -18,7 +19,7 @@ import Testing
 /// the brighter (its brightest tenth, where a light element is hardest to see) and its 10th otherwise. The contrast
 /// is (L1 + 0.05) / (L2 + 0.05) of the two, and WCAG's non-text contrast asks at least 3:1.
 @Suite struct ChromeContrastTests {
-    static let size = (width: 960, height: 540)
+    static let size = (width: 800, height: 450)
 
     /// One measured element's worst contrast.
     struct Worst: CustomStringConvertible {
@@ -54,6 +55,9 @@ import Testing
             var sceneFigures = SceneFigures(id: scene.id)
             let title = scene.title.resolved(language: "en", fallback: document.languages.fallback)
             var titleCoverage: [Int: Double]?
+            // Within a scene the chrome's shapes and what they cover change only where the current bar fills.
+            var coverages: [String: [Int: Double]] = [:]
+            var surrounds: [String: [Int]] = [:]
             for second in 0..<Int(scene.duration.doubleValue.rounded(.up)) {
                 let time = Double(second)
                 let progress = clock.progress(scene: index, sceneFrame: time * 48_000, sampleRate: 48_000)
@@ -62,10 +66,15 @@ import Testing
                 let frame = FrameComposer.compose(scene: scenes.snapshot(of: document, scene: index, time: time, language: "en"),
                                                   overlay: nodes)
                 let pixels = try Self.render(frame, renderer: renderer)
-                var elements = try Self.elements(of: nodes, layout: layout, scale: scale, renderer: renderer, title: &titleCoverage)
+                var elements = try Self.elements(of: nodes, layout: layout, scale: scale, renderer: renderer, title: &titleCoverage,
+                                                 coverages: &coverages)
                 var covered = [Bool](repeating: false, count: width * height)
                 for element in elements { for p in element.coverage.keys { covered[p] = true } }
-                for i in elements.indices { elements[i].surround = Self.surround(of: elements[i].core, excluding: covered) }
+                for i in elements.indices {
+                    let key = "\(elements[i].name) \(elements[i].core.first ?? -1) \(elements[i].core.count)"
+                    if surrounds[key] == nil { surrounds[key] = Self.surround(of: elements[i].core, excluding: covered) }
+                    elements[i].surround = surrounds[key]!
+                }
                 for element in elements where !element.core.isEmpty && !element.surround.isEmpty {
                     let contrast = Self.contrast(core: element.core.map { Self.luminance(pixels[$0]) },
                                                  surround: element.surround.map { Self.luminance(pixels[$0]) })
@@ -164,7 +173,8 @@ import Testing
 
     /// The chrome's elements among `nodes`, with their coverage and core.
     static func elements(of nodes: [NodeSnapshot], layout: OverlayLayout, scale: Double,
-                         renderer: CairoSnapshotRenderer, title: inout [Int: Double]?) throws -> [Element] {
+                         renderer: CairoSnapshotRenderer, title: inout [Int: Double]?,
+                         coverages: inout [String: [Int: Double]]) throws -> [Element] {
         var elements: [Element] = []
         var fills: [Int: [Int: Double]] = [:]
         for node in nodes {
@@ -183,7 +193,10 @@ import Testing
                 elements.append(Element(name: "title", kind: .title, coverage: title!))
             }
             guard case .shape(let shape) = node.content else { continue }
-            let coverage = Self.coverage(of: shape.geometry, scale: scale)
+            guard id.hasPrefix("overlay.bar.") || id.hasPrefix("overlay.dot.") else { continue }
+            let key = String(describing: shape.geometry)
+            if coverages[key] == nil { coverages[key] = Self.coverage(of: shape.geometry, scale: scale) }
+            let coverage = coverages[key]!
             let parts = id.split(separator: ".")
             if id.hasPrefix("overlay.bar."), parts.count == 4 {
                 let bar = Int(parts[2])!
@@ -262,5 +275,45 @@ import Testing
             }
         }
         return seen.sorted()
+    }
+}
+
+/// Pictures of the chrome to look at: with `DIORAMA_CHROME_SHOTS=FOLDER` in the environment, writes the overlay over
+/// the elevator and the swing (before and after the scrim), the help in Japanese and a held press's feedback as PNG
+/// files into FOLDER; without it, does nothing.
+@Suite struct ChromePictures {
+    @Test func writesThePicturesWhenAskedTo() throws {
+        guard let folder = ProcessInfo.processInfo.environment["DIORAMA_CHROME_SHOTS"] else { return }
+        let loaded = try DocumentLoader.load(path: DioramaCommand.repositoryRoot.appendingPathComponent("scenes.json").path)
+        let document = loaded.document
+        let renderer = CairoSnapshotRenderer(imageDirectory: loaded.baseDirectory)
+        let canvas = Size(width: document.canvas.width, height: document.canvas.height)
+        let composer = OverlayComposer(layout: OverlayLayout(canvas: canvas, sceneCount: document.scenes.count))
+        let clock = PlaylistClock(durations: document.scenes.map(\.duration))
+        let scenes = EvaluatedScenes()
+        func write(_ name: String, scene id: String, time: Double, language: String = "en", unshaded: Bool = false,
+                   change: (inout OverlayContent) -> Void = { _ in }) throws {
+            let index = document.scenes.firstIndex { $0.id == id }!
+            var content = OverlayContent(
+                progress: clock.progress(scene: index, sceneFrame: time * 48_000, sampleRate: 48_000), currentScene: index,
+                title: document.scenes[index].title.resolved(language: language, fallback: "en"), text: ChromeText(language: language))
+            change(&content)
+            var overlay = composer.nodes(for: content)
+            if unshaded { overlay = overlay.compactMap(ChromeContrastTests.unshaded) }
+            let frame = FrameComposer.compose(scene: scenes.snapshot(of: document, scene: index, time: time, language: language),
+                                              overlay: overlay)
+            try renderer.renderer.render(frame, width: 1280, height: 720)
+                .writePNG(to: URL(fileURLWithPath: folder).appendingPathComponent(name + ".png"))
+        }
+        try write("scrim-elevator", scene: "elevator", time: 8)
+        try write("scrim-elevator-before", scene: "elevator", time: 8, unshaded: true)
+        try write("scrim-swing", scene: "swing", time: 9)
+        try write("scrim-swing-before", scene: "swing", time: 9, unshaded: true)
+        try write("scrim-kaleidoscope", scene: "kaleidoscope", time: 9)
+        try write("help-ja", scene: "flower", time: 5, language: "ja") { $0.showsHelp = true }
+        try write("help-zh", scene: "flower", time: 5, language: "zh") { $0.showsHelp = true }
+        try write("toast-ja", scene: "ocean", time: 5, language: "ja") { $0.toast = "音量 90%" }
+        try write("hold-half", scene: "elevator", time: 8) { $0.hold = 0.5 }
+        try write("hold", scene: "elevator", time: 8) { $0.hold = 1 }
     }
 }

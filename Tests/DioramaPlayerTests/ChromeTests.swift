@@ -69,7 +69,7 @@ import Testing
         #expect(fades.first == 0)
         #expect(zip(fades, fades.dropFirst()).allSatisfy { $0 <= $1 }, "rises steadily")
         #expect(abs(viewer.holdFeedback(at: 1.375) - 0.5) < 1e-9)
-        #expect(viewer.holdFeedback(at: 1.45) == 1 && viewer.holdFeedback(at: 5) == 1)
+        #expect(viewer.holdFeedback(at: 1.4501) == 1 && viewer.holdFeedback(at: 5) == 1)
         #expect(viewer.isAnimating(at: 1.4) && !viewer.isAnimating(at: 1.5), "frames keep coming while it fades")
         _ = viewer.handle(.pointerUp(Point(x: 900, y: 360)), at: 2, context: middle)
         #expect(viewer.holdFeedback(at: 2) == 0, "gone on release")
@@ -162,5 +162,51 @@ import Testing
         print("help \(language): panel \(Int(panel.width)) points, glyphs \(Int(leftGap)) and \(Int(rightGap)) points from its edges")
         #expect(leftGap >= padding - 1 && rightGap >= padding - 1)
         #expect(min(leftGap, rightGap) < 2 * padding, "the panel is no wider than its widest line needs")
+    }
+}
+
+@Suite struct PlaylistChromeTests {
+    func json(_ languages: String) -> String {
+        DocumentFixtures.oceanJSON.replacingOccurrences(
+            of: #""languages": { "default": "en", "fallback": "en", "available": ["en", "zh", "ja"] }"#, with: languages)
+    }
+
+    @Test func aPlaylistGivesTheChromeALanguageOfItsOwnAndRewordsABuiltInOne() throws {
+        let document = try DocumentFixtures.decode(json(#"""
+            "languages": { "available": ["en", "fr", "ja"], "chrome": {
+              "fr": { "Muted": "Son coupé", "Volume {n} %": "Volume {n} %", "pause / resume": "pause / reprise",
+                      "… {n} more lines: run `diorama check` for all of them": "… {n} lignes de plus" },
+              "ja": { "quit": "おしまい" } } }
+            """#)).document
+        #expect(document.languages.chrome["fr"]?["Muted"] == "Son coupé")
+        var state = ShowState(language: "fr")
+        let playhead = PlaylistPosition(sceneIndex: 0, sceneFrame: 0)
+        _ = state.decide(.toggleMute, from: .viewer, document: document, playhead: playhead, now: 0)
+        #expect(state.toast(at: 0) == "Son coupé")
+        _ = state.decide(.volumeDown, from: .viewer, document: document, playhead: playhead, now: 1)
+        #expect(state.toast(at: 1) == "Volume 90 %")
+        let french = state.text(for: document.languages)
+        #expect(french.help[0] == .init("Space", "pause / reprise"), "translated where given, English elsewhere")
+        #expect(french.moreLinesLine(4) == "… 4 lignes de plus")
+        let japanese = ChromeText(language: "ja", playlist: document.languages.chrome)
+        #expect(japanese.help.last == .init("Q  Esc", "おしまい"))
+        #expect(japanese.muted == "ミュート", "the built-in words where the playlist gives none")
+    }
+
+    @Test func theChromesLanguagesMustBeOfferedAndItsTranslationsStrings() {
+        let unoffered = DocumentFixtures.renderedDiagnostics(json(#"""
+            "languages": { "available": ["en"], "chrome": { "fr": { "Muted": "Son coupé" } } }
+            """#))
+        #expect(unoffered.contains { $0.contains(#"the chrome's language "fr" is not in "available""#) }, "\(unoffered)")
+        let notString = DocumentFixtures.renderedDiagnostics(json(#"""
+            "languages": { "available": ["en", "fr"], "chrome": { "fr": { "Muted": 3 } } }
+            """#))
+        #expect(notString.contains { $0.contains("languages.chrome.fr.Muted") || $0.contains("must be a string") }, "\(notString)")
+    }
+
+    @Test func everyEnglishStringIsOneAPlaylistCanName() {
+        let strings = ChromeText.englishStrings
+        #expect(strings.contains("Muted") && strings.contains("Volume {n} %") && strings.contains("quit"))
+        #expect(Set(strings).count == strings.count, "each English string names one thing")
     }
 }

@@ -23,9 +23,27 @@ public struct ChromeText: Sendable, Equatable {
     /// The toast when the language choice cannot be saved; `{reason}` stands for why.
     public var cannotSaveLanguage: String
 
-    /// The chrome's words for `language`, English for a language not built in.
-    public init(language: String) {
+    /// The chrome's words for `language`: the playlist's (`languages.chrome`, English strings to their translation)
+    /// where it has them, else the built-in ones, else English.
+    public init(language: String, playlist: [String: [String: String]] = [:]) {
         self = Self.builtIn[language] ?? Self.english
+        guard let translations = playlist[language] else { return }
+        let english = Self.english
+        func translated(_ current: String, _ original: String) -> String { translations[original] ?? current }
+        help = zip(help, english.help).map { line, original in
+            HelpLine(translated(line.keys, original.keys), translated(line.action, original.action))
+        }
+        muted = translated(muted, english.muted)
+        volume = translated(volume, english.volume)
+        moreLines = translated(moreLines, english.moreLines)
+        moreLine = translated(moreLine, english.moreLine)
+        cannotSaveLanguage = translated(cannotSaveLanguage, english.cannotSaveLanguage)
+    }
+
+    /// Every English string a playlist can translate, as `languages.chrome` names them.
+    public static var englishStrings: [String] {
+        english.help.flatMap { [$0.keys, $0.action] }
+            + [english.muted, english.volume, english.moreLines, english.moreLine, english.cannotSaveLanguage]
     }
 
     init(help: [HelpLine], muted: String, volume: String, moreLines: String, moreLine: String, cannotSaveLanguage: String) {
@@ -120,8 +138,9 @@ public struct ChromeText: Sendable, Equatable {
         cannotSaveLanguage: "言語を保存できません：{reason}")
 
     /// A generous estimate of how wide `text` draws at `size` points in the overlay's sans face (DejaVu Sans, with
-    /// Noto Sans CJK for Chinese and Japanese): CJK characters are one em wide, others at most about 0.66 em
-    /// (0.74 em in bold). A test renders the help in every built-in language to check no glyph reaches the padding.
+    /// Noto Sans CJK for Chinese and Japanese): CJK characters are one em wide, a space 0.32 em, arrows and
+    /// mathematical signs 0.84 em, others
+    /// 0.6 em (0.66 em in bold), a little over DejaVu Sans's average. A test renders the help in every built-in language to check no glyph reaches the padding.
     public static func estimatedWidth(of text: String, size: Double, bold: Bool = false) -> Double {
         var ems = 0.0
         for scalar in text.unicodeScalars {
@@ -129,7 +148,8 @@ public struct ChromeText: Sendable, Equatable {
             case 0x2E80...0x9FFF, 0xAC00...0xD7AF, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60, 0xFFE0...0xFFE6:
                 ems += 1
             case 0x20: ems += 0.32
-            default: ems += bold ? 0.74 : 0.66
+            case 0x2190...0x22FF: ems += 0.84  // arrows and mathematical signs
+            default: ems += bold ? 0.66 : 0.6
             }
         }
         return ems * size

@@ -93,12 +93,12 @@ public struct OverlayComposer: Sendable {
     }
 
     /// The scrims' alpha at the canvas's edge.
-    static let scrimDarkness = 0.62
+    static let scrimDarkness = 0.72
     /// A thin dark line around the bars and dots, so their edge shows where the shade alone is not dark enough.
-    private var outline: Stroke { Stroke(paint: .solid(Color(red: 0, green: 0, blue: 0, alpha: 0.3)), width: 1.5 * unit) }
+    private var outline: Stroke { Stroke(paint: .solid(Color(red: 0, green: 0, blue: 0, alpha: 0.45)), width: 1.5 * unit) }
 
     private func progressBars(_ progress: [Double]) -> [NodeSnapshot] {
-        let track = Paint.solid(Color(red: 1, green: 1, blue: 1, alpha: 0.5))
+        let track = Paint.solid(Color(red: 1, green: 1, blue: 1, alpha: 0.65))
         let fill = Paint.solid(Color(red: 1, green: 1, blue: 1, alpha: 1))
         var nodes: [NodeSnapshot] = []
         for (index, rect) in layout.progressBars.enumerated() {
@@ -126,7 +126,7 @@ public struct OverlayComposer: Sendable {
 
     private func pageDots(current: Int) -> [NodeSnapshot] {
         layout.pageDots.enumerated().map { index, center in
-            let alpha = index == current ? 1.0 : 0.6
+            let alpha = index == current ? 1.0 : 0.75
             let radius = layout.dotRadius
             return shape(.ellipse(center: center, radiusX: radius, radiusY: radius),
                          fill: .solid(Color(red: 1, green: 1, blue: 1, alpha: alpha)), stroke: outline, id: "overlay.dot.\(index)")

@@ -38,7 +38,7 @@ public struct OverlayLayout: Sendable, Equatable {
     public var topScrim: Rect { Rect(x: 0, y: 0, width: canvas.width, height: titleOrigin.y + 70 * unit) }
     /// The shade under the page dots: from the bottom edge to well above them.
     public var bottomScrim: Rect {
-        let top = (pageDots.first?.y ?? canvas.height) - 56 * unit
+        let top = (pageDots.first?.y ?? canvas.height) - 64 * unit
         return Rect(x: 0, y: top, width: canvas.width, height: canvas.height - top)
     }
 
