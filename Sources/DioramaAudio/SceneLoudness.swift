@@ -142,6 +142,9 @@ final class SceneMixMemory: Sendable {
     static let capacity = 256
     private let entries = Mutex<[(mix: SceneMix, figure: LoudnessFigure)]>([])
 
+    /// Mixes remembered.
+    var count: Int { entries.withLock { $0.count } }
+
     func figure(of mix: SceneMix) -> LoudnessFigure? {
         entries.withLock { entries in entries.last { $0.mix == mix }?.figure }
     }

@@ -1,4 +1,4 @@
-import DioramaAudio
+@testable import DioramaAudio
 import DioramaDocument
 import DioramaMixer
 import DioramaTestSupport
@@ -176,5 +176,22 @@ import Testing
         let second = PlaylistAudio(document: loaded.document, directory: folder.url.path)
         #expect(first.sceneGains == second.sceneGains)
         #expect(first.sceneLoudness() == second.sceneLoudness())
+    }
+
+    /// The player measures when the file loads and again on every reload with the same bank: only scenes whose sound
+    /// changed are mixed again.
+    @Test func aReloadMeasuresOnlyTheScenesWhoseSoundChanged() throws {
+        let (loaded, folder) = try Self.twoScenes(loudness: "-23")
+        let first = PlaylistAudio(document: loaded.document, directory: folder.url.path)
+        #expect(first.bank.mixMemory.count == 2)
+        var edited = loaded.document
+        edited.scenes[0].title = LocalizedString("Still the pond")
+        let second = PlaylistAudio(document: edited, bank: first.bank)
+        #expect(first.bank.mixMemory.count == 2)
+        #expect(second.sceneGains == first.sceneGains)
+        edited.scenes[1].cues[0].gain = 0.3
+        let third = PlaylistAudio(document: edited, bank: first.bank)
+        #expect(first.bank.mixMemory.count == 3)
+        #expect(third.sceneGains[0] == first.sceneGains[0])
     }
 }
