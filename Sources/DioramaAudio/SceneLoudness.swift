@@ -51,6 +51,8 @@ public struct SceneGain: Sendable, Equatable {
             gain = Self.maximumDecibels
             limit = .maximumGain
         }
+        precondition(measured.truePeakMeasured || !Self.truePeakCouldLimit(target: target, measured: measured),
+                     "measure the true peak where it could limit the gain")
         if measured.truePeak + gain > Self.truePeakCeiling {
             // Rounded down, so the peak stays under the ceiling.
             gain = ((Self.truePeakCeiling - measured.truePeak) * 100).rounded(.down) / 100
@@ -58,6 +60,13 @@ public struct SceneGain: Sendable, Equatable {
         }
         self.decibels = gain
         self.limit = limit
+    }
+
+    /// Whether the true peak could hold the gain back, from a figure with the sample peak only: if not, the gain
+    /// needs no true peak (the costly part of the measurement).
+    static func truePeakCouldLimit(target: Double, measured: LoudnessFigure) -> Bool {
+        guard let integrated = measured.integrated else { return false }
+        return measured.truePeakBound + min(target - integrated, maximumDecibels) + 0.01 > truePeakCeiling
     }
 
     /// The gain as a factor on every voice of the scene.
@@ -77,7 +86,7 @@ extension PlaylistAudio {
     /// from its first sample to its last (what plays while it is on screen, without the neighbours' fades). Scenes are
     /// measured in parallel, each deterministically.
     public func sceneLoudness() -> [LoudnessFigure] {
-        Self.measure(scenes: document.scenes.indices.map { alone(scene: $0) })
+        Self.measure(scenes: document.scenes.indices.map { alone(scene: $0) }, truePeak: true)
     }
 
     /// Scene `index` as a playlist of its own, with this bank and the gain this playlist gives it.
@@ -89,17 +98,22 @@ extension PlaylistAudio {
         return PlaylistAudio(document: single, bank: bank, sceneGains: gains)
     }
 
-    /// The gains that bring each scene of `document` to `target`, from its own mix without gain.
+    /// The gains that bring each scene of `document` to `target`, from its own mix without gain. The true peak, which
+    /// costs ten times the rest, is measured only for the scenes whose sample peak leaves it a chance to limit the gain.
     static func gains(document: Document, bank: SoundBank, target: Double) -> [SceneGain] {
         let plain = PlaylistAudio(document: document, bank: bank, sceneGains: [])
-        return plain.sceneLoudness().map { SceneGain(target: target, measured: $0) }
+        let scenes = document.scenes.indices.map { plain.alone(scene: $0) }
+        var figures = measure(scenes: scenes, truePeak: false)
+        let peaky = figures.indices.filter { SceneGain.truePeakCouldLimit(target: target, measured: figures[$0]) }
+        for (index, figure) in zip(peaky, measure(scenes: peaky.map { scenes[$0] }, truePeak: true)) { figures[index] = figure }
+        return figures.map { SceneGain(target: target, measured: $0) }
     }
 
     /// Each one-scene playlist's offline mix, measured (or remembered by the bank, `SceneMixMemory`); on every core.
-    static func measure(scenes: [PlaylistAudio]) -> [LoudnessFigure] {
+    static func measure(scenes: [PlaylistAudio], truePeak: Bool) -> [LoudnessFigure] {
         let mixes = scenes.map { scene in
             let schedule = CueSchedule(document: scene.document, sampleRate: scene.sampleRate)
-            return SceneMix(commands: scene.commands(playingOnce: schedule), frames: endFrame(of: schedule))
+            return SceneMix(commands: scene.commands(playingOnce: schedule), frames: endFrame(of: schedule), truePeak: truePeak)
         }
         var figures = mixes.indices.map { scenes[$0].bank.mixMemory.figure(of: mixes[$0]) }
         let missing = figures.indices.filter { figures[$0] == nil }
@@ -119,14 +133,16 @@ extension PlaylistAudio {
     }
 }
 
-/// What one scene plays, as its offline mix is made: the commands of the scene as a playlist of its own, and its length.
+/// What one scene plays, as its offline mix is made: the commands of the scene as a playlist of its own, and its length;
+/// and whether its true peak is measured.
 struct SceneMix: Equatable {
     var commands: [MixerCommand]
     var frames: Int64
+    var truePeak: Bool
 
     /// Mixed offline with `sounds` and measured.
     func measure(sounds: [MixerSound], sampleRate: Int) -> LoudnessFigure {
-        let meter = LoudnessMeter(sampleRate: sampleRate)
+        let meter = LoudnessMeter(sampleRate: sampleRate, truePeak: truePeak)
         _ = OfflineAudio.stream(commands: commands, sounds: sounds, span: 0..<frames,
                                 configuration: MixerConfiguration(sampleRate: sampleRate)) { block in
             meter.add(block)

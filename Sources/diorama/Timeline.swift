@@ -103,6 +103,8 @@ extension Timeline {
     static func loudness(of document: Document, directory: String) -> SceneLoudnessReport {
         let audio = PlaylistAudio(document: document, directory: directory)
         let played = audio.sceneLoudness()
+        // The gains need a scene's true peak only where it could limit them: measure each mix's here.
+        let mixed = audio.sceneGains.isEmpty ? played : PlaylistAudio(document: document, bank: audio.bank, sceneGains: []).sceneLoudness()
         return SceneLoudnessReport(target: document.loudness, scenes: played.indices.map { index in
             let figure = played[index]
             guard audio.sceneGains.indices.contains(index) else {
@@ -110,7 +112,7 @@ extension Timeline {
             }
             let gain = audio.sceneGains[index]
             return SceneLoudnessReport.Scene(integrated: figure.integrated, truePeak: figure.truePeak, gain: gain.decibels,
-                                             mixedIntegrated: gain.measured.integrated, mixedTruePeak: gain.measured.truePeak,
+                                             mixedIntegrated: mixed[index].integrated, mixedTruePeak: mixed[index].truePeak,
                                              limit: gain.limit.map { "\($0)" })
         })
     }

@@ -49,6 +49,33 @@ import Testing
         #expect(meter.figure == LoudnessMeter.measure(samples, sampleRate: 48_000))
     }
 
+    /// The bound `truePeakAboveSamplePeak` rests on libebur128's interpolator: the signal whose samples follow the
+    /// signs of its worst phase's coefficients (a 49-tap Hann-windowed sinc, 4x) reaches it, and nothing passes it.
+    @Test func aTruePeakIsAtMost5Point41dBAboveTheSamplePeak() throws {
+        let coefficients = (0..<49).map { j -> Double in
+            let m = Double(j) - 24
+            let sinc = m == 0 ? 1 : sin(m * Double.pi / 4) / (m * Double.pi / 4)
+            return sinc * 0.5 * (1 - cos(2 * Double.pi * Double(j) / 48))
+        }
+        // Phase 2: taps 2, 6, ..., 46 act on the samples 0 ... 11 back.
+        let phase = stride(from: 2, to: 49, by: 4).map { coefficients[$0] }
+        let worst = phase.reversed().map { Float($0 < 0 ? -0.25 : 0.25) }
+        let mono = [Float](repeating: 0, count: 4_800) + worst + [Float](repeating: 0, count: 4_800)
+        let stereo = mono.flatMap { [$0, $0] }
+        let measured = LoudnessMeter.measure(stereo, sampleRate: 48_000)
+        let samplePeak = LoudnessMeter.measure(stereo, sampleRate: 48_000, truePeak: false)
+        #expect(!samplePeak.truePeakMeasured && abs(samplePeak.truePeak - 20 * log10(0.25)) < 1e-6)
+        let above = measured.truePeak - samplePeak.truePeak
+        #expect(above <= LoudnessMeter.truePeakAboveSamplePeak && above > LoudnessMeter.truePeakAboveSamplePeak - 0.01, "\(above) dB")
+        var random = SeededRandom(seed: 7)
+        for _ in 0..<10 {
+            let noise = (0..<9_600).map { _ in Float(random() * 2 - 1) * 0.5 }
+            let above = LoudnessMeter.measure(noise, sampleRate: 48_000).truePeak
+                - LoudnessMeter.measure(noise, sampleRate: 48_000, truePeak: false).truePeak
+            #expect(above >= 0 && above <= LoudnessMeter.truePeakAboveSamplePeak, "\(above) dB")
+        }
+    }
+
     // MARK: - The gain
 
     @Test func theGainIsTheTargetMinusTheLoudness() {
@@ -75,6 +102,15 @@ import Testing
         // Both limits: the lower gain, the peak's.
         let both = SceneGain(target: -23, measured: LoudnessFigure(integrated: -55, truePeak: -15))
         #expect(both.decibels == 14 && both.limit == .truePeak)
+    }
+
+    /// Without the true peak, a figure's sample peak tells when the gain cannot reach the ceiling.
+    @Test func theTruePeakIsNeededOnlyWhereTheSamplePeakLeavesItAChance() {
+        let calm = LoudnessFigure(integrated: -30, truePeak: -20, truePeakMeasured: false)
+        #expect(!SceneGain.truePeakCouldLimit(target: -23, measured: calm))
+        #expect(SceneGain(target: -23, measured: calm).decibels == 7)
+        let peaky = LoudnessFigure(integrated: -30, truePeak: -12, truePeakMeasured: false)
+        #expect(SceneGain.truePeakCouldLimit(target: -23, measured: peaky))
     }
 
     @Test func aSilentSceneKeepsItsLevel() {
