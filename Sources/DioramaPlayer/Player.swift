@@ -705,16 +705,17 @@ public final class Player {
             }
             pages.append(FrameComposer.Page(incoming, offset: offset, opacity: transition.fadeProgress(at: now), id: "page.incoming"))
         default:
-            pages = transition.left.enumerated().filter { abs(offset + Double($0.element.slot) * width) < width }.map { index, page in
+            // Side by side, the incoming page first (as the page being dragged is).
+            pages = [FrameComposer.Page(incoming, offset: offset, id: "page.incoming")]
+            pages += transition.left.enumerated().filter { abs(offset + Double($0.element.slot) * width) < width }.map { index, page in
                 FrameComposer.Page(snapshot(page), offset: offset + Double(page.slot) * width, id: "page.left\(index)")
             }
-            pages.append(FrameComposer.Page(incoming, offset: offset, id: "page.incoming"))
         }
         // Where the page shows a side no page was left on (a caught page dragged on), the neighbour a release pages to.
         let side = offset > 0 ? -1 : 1
         if offset != 0, !(transition.style == .slide && transition.left.contains(where: { $0.slot == side })),
            let neighbour = neighbour(of: transition.incoming, offset: offset) {
-            pages.insert(FrameComposer.Page(neighbour, offset: offset + Double(side) * width, id: "page.neighbour"), at: 0)
+            pages.append(FrameComposer.Page(neighbour, offset: offset + Double(side) * width, id: "page.neighbour"))
         }
         return FrameComposer.compose(pages: pages, canvas: canvasSize, overlay: overlay)
     }

@@ -17,7 +17,8 @@ struct Play: ParsableCommand {
             errors keeps the last good version playing and shows the errors in a banner.
 
             Click the right half for the next scene, the left half for the previous one; press and hold to \
-            pause; drag sideways to page. Every scene change slides (--transition crossfade or none). Keys: Space pause, Right/Left next/previous, Home restart, \
+            pause; drag sideways to page. Every scene change slides (--transition crossfade or none). \
+            Keys: Space pause, Right/Left next/previous, Home restart, \
             1-9 jump, L language (saved in $XDG_CONFIG_HOME/diorama/settings.json), M mute, +/- volume, \
             F fullscreen, R reload, H hide the overlay, ? help, Q or Esc quit.
 
