@@ -239,6 +239,19 @@ import Testing
         #expect(h.position.sceneIndex == 1)
     }
 
+    @Test func thePlayCommandTakesATransitionAndRefusesAnUnknownOne() throws {
+        let command = try PlayCommandTests()
+        let folder = try command.folder()
+        let file = try command.scenes(in: folder)
+        let environment = ["SDL_VIDEODRIVER": "dummy", "XDG_CONFIG_HOME": folder.path]
+        let crossfade = try PlayCommandTests.run(["play", file.path, "--transition", "crossfade", "--audio-device", "null",
+                                                  "--frames", "10"], environment: environment)
+        #expect(crossfade.status == 0, "\(crossfade.standardError)")
+        let wipe = try PlayCommandTests.run(["play", file.path, "--transition", "wipe", "--no-audio"], environment: environment)
+        #expect(wipe.status != 0)
+        #expect(wipe.standardError.contains("wipe") && wipe.standardError.contains("crossfade"), "\(wipe.standardError)")
+    }
+
     // MARK: - Pixels
 
     /// The ARGB pixel of the last frame at (x, y).
