@@ -78,7 +78,8 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CRlottie", pkgConfig: "rlottie", providers: [.apt(["librlottie-dev"])]),
         .systemLibrary(name: "COsc", pkgConfig: "liblo", providers: [.apt(["liblo-dev"])]),
-        .target(name: "CDioramaShims", dependencies: ["CAlsa", "CSDL", "CCairo"]),
+        // Xlib (libx11-dev, which libsdl2-dev depends on): whether a window manager runs, and the window's real geometry.
+        .target(name: "CDioramaShims", dependencies: ["CAlsa", "CSDL", "CCairo"], linkerSettings: [.linkedLibrary("X11")]),
         // A counting malloc for the allocation benchmark only; nothing links it (see the product above).
         .target(name: "CDioramaMallocCounter"),
 

@@ -114,6 +114,8 @@ public final class Player {
     private var awaitedChange: Int64?
     /// Set while the intents of a drag's release are performed: the viewer already slides the page.
     private var navigatingByDrag = false
+    /// The mouse cursor hides once the pointer rests.
+    public private(set) var cursor: CursorVisibility
 
     /// Lines for the terminal: a corrupt settings file, the audio device, sounds that failed to load.
     public private(set) var notes: [String] = []
@@ -164,6 +166,7 @@ public final class Player {
         }
         let window = try dependencies.openScreen(size, options)
         self.window = window
+        cursor = CursorVisibility(shownFrom: window.isFullscreen ? nil : startTime)
         state = ShowState(language: language)
         // The first frame (the playlist's start) is on screen while the sounds finish loading.
         do {
@@ -311,6 +314,7 @@ public final class Player {
         beforeFrame?(self, now)
         handleEvents(now: now)
         for intent in viewer.advance(to: now) { perform(intent, from: .viewer, now: now) }
+        window.showCursor(cursor.isShown(at: now, pressed: viewer.isPressed))
         if watch.poll(at: now) { reload(now: now, reason: "file changed") }
         if let correction = sync?.follow(playback) {
             log?.event("sync", monotonic: now, detail: "\(correction.kind.rawValue) \(Self.milliseconds(correction.difference)) ms at frame \(correction.frame)")
@@ -398,7 +402,9 @@ public final class Player {
         switch event {
         case .close: end = .quit
         case .resized: frames.needsDraw = true
+        case .pointerHovered: cursor.pointerUsed(at: now)
         case .input(let input):
+            if input.isPointer { cursor.pointerUsed(at: now) }
             if case .pointerUp(let point) = input, tap(at: point, now: now) { return }
             // A release of a moved page pages by the drag: the viewer slides it already.
             if case .pointerUp = input, viewer.pageOffset(at: now, context: viewerContext) != 0 { navigatingByDrag = true }

@@ -104,6 +104,26 @@ import Testing
         #expect(lines.first?.contains("diorama render") == true)
     }
 
+    @Test func kmsDRMWhereTheMachineHasNoDisplayDeviceFailsInOneLineAndExits2() throws {
+        let folder = try folder()
+        let file = try scenes(in: folder)
+        let result = try PlayCommandTests.run(["play", file.path, "--no-audio"],
+                                            environment: ["DISPLAY": "", "WAYLAND_DISPLAY": "", "SDL_VIDEODRIVER": "kmsdrm"])
+        #expect(result.status == 2)
+        let lines = result.standardError.split(separator: "\n")
+        #expect(lines.count == 1, "one line, no SDL noise: \(result.standardError)")
+        #expect(lines.first?.contains("KMS/DRM") == true)
+        // What to check: a card in /dev/dri, or the access to the one there is.
+        #expect(lines.first?.contains("/dev/dri") == true)
+    }
+
+    @Test func theKMSDRMFailureNamesWhatToCheck() {
+        #expect(VideoSystem.kmsDRMFailure("kmsdrm not available", cards: [])
+            == "KMS/DRM: kmsdrm not available: this machine has no display device (no card in /dev/dri)")
+        let withCard = VideoSystem.kmsDRMFailure("Permission denied", cards: ["/dev/dri/card0"])
+        #expect(withCard.contains("/dev/dri/card0") && withCard.contains("video group"))
+    }
+
     @Test func aBadFileIsReportedAsCheckReportsItAndExits2() throws {
         let folder = try folder()
         let file = folder.appendingPathComponent("scenes.json")

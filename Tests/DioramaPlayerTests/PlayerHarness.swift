@@ -34,7 +34,7 @@ final class PlayerHarness {
          audioOpened: @escaping (LoadedPlaylist) -> [String] = { _ in [] },
          scenes: any SceneSource = ClockSceneSource(),
          sharedClock: (ManualClock) -> (any SharedShowClock)? = { _ in nil }, onlyScene: String? = nil, sceneOffset: Int = 0,
-         embedded: Bool = false, transition: TransitionStyle = .none) throws {
+         embedded: Bool = false, fullscreen: Bool = false, transition: TransitionStyle = .none) throws {
         let temporary = try TemporaryFolder()
         let settingsPath = settingsPath ?? temporary.path("diorama/settings.json")
         let clock = ManualClock()
@@ -49,6 +49,7 @@ final class PlayerHarness {
         options.vsync = false
         options.onlyScene = onlyScene
         options.sceneOffset = sceneOffset
+        options.fullscreen = fullscreen
         options.transition = transition
         var dependencies = PlayerDependencies(
             load: load ?? { _ in .success(LoadedPlaylist(document: PlayerFixtures.story(), baseDirectory: "/", watchedPaths: [])) },
@@ -62,8 +63,9 @@ final class PlayerHarness {
         dependencies.sharedClock = sharedClock(clock)
         var screen: EmbeddedScreen?
         if embedded {
-            dependencies.openScreen = { size, _ in
+            dependencies.openScreen = { size, options in
                 screen = EmbeddedScreen(size: size)
+                if options.fullscreen { screen?.toggleFullscreen() }
                 return screen!
             }
         }

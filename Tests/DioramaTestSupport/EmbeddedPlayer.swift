@@ -167,4 +167,9 @@ public final class EmbeddedScreen: PlayerScreen {
     public func setTitle(_ title: String) { self.title = title }
 
     public func toggleFullscreen() { isFullscreen.toggle() }
+
+    /// Whether the player last asked for the cursor to show.
+    public private(set) var cursorShown = true
+
+    public func showCursor(_ shown: Bool) { cursorShown = shown }
 }

@@ -22,4 +22,21 @@ int diorama_sdl_push_mouse_motion(int32_t x, int32_t y, int held, uint32_t windo
 /// Pushes a text input event carrying `text` (at most 31 bytes of UTF-8), as typing `?` produces.
 int diorama_sdl_push_text(const char *text, uint32_t window_id);
 
+/// An SDL window, as the functions below take it (SDL_Window * without SDL's header).
+typedef struct SDL_Window DioramaSDLWindow;
+
+/// Whether an EWMH window manager runs on the X server of `window` (the root window names a live window in
+/// _NET_SUPPORTING_WM_CHECK): 1 yes, 0 no (a bare X server, as a kiosk started with xinit), -1 when `window` is not an
+/// X11 window. Without a window manager nobody carries out a fullscreen request, and SDL believes it happened anyway.
+int diorama_sdl_x11_window_manager_running(DioramaSDLWindow *window);
+
+/// The X server's own idea of `window`'s place and size (root coordinates), whatever SDL believes: 0 on success,
+/// -1 when `window` is not an X11 window or the server does not answer.
+int diorama_sdl_x11_window_geometry(DioramaSDLWindow *window, int *x, int *y, int *width, int *height);
+
+/// Reads `width`×`height` pixels at (x, y) of the X screen of `window` as it is shown (the root window, what a
+/// screenshot takes) into `pixels` (0xRRGGBB per pixel, rows of `width`): 0 on success, -1 otherwise. For tests that
+/// check what the screen shows rather than what SDL drew.
+int diorama_sdl_x11_read_screen(DioramaSDLWindow *window, int x, int y, int width, int height, uint32_t *pixels);
+
 #endif

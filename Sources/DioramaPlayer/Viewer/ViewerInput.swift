@@ -14,6 +14,12 @@ public enum ViewerInput: Sendable, Equatable {
     case pointerMoved(Point)
     case pointerUp(Point)
     case key(ViewerKey)
+
+    /// Whether the pointer caused it (a button or a move), which shows the cursor.
+    public var isPointer: Bool {
+        if case .key = self { return false }
+        return true
+    }
 }
 
 /// What the viewer needs to know about the playlist to interpret a gesture.

@@ -22,7 +22,11 @@ public protocol PlayerScreen: AnyObject {
     /// The drawn frame's pixels, ARGB8888 rows of the drawable's width (call before `present`).
     func readPixels() throws(WindowError) -> (pixels: [UInt32], width: Int, height: Int)
     func setTitle(_ title: String)
+    /// Whether the picture fills the screen.
+    var isFullscreen: Bool { get }
     func toggleFullscreen()
+    /// Shows or hides the mouse cursor over the picture.
+    func showCursor(_ shown: Bool)
 }
 
 extension PlayerWindow: PlayerScreen {}

@@ -41,7 +41,10 @@ public final class PlayerWindow {
     private var texture: OpaquePointer?
     private var textureSize = (width: 0, height: 0)
     public private(set) var vsync: Bool
-    public private(set) var isFullscreen = false
+    /// How the window fills the screen now, or nil in a window.
+    private var fullscreen: FullscreenWay?
+    /// Whether the cursor shows (SDL's state, set only when it changes).
+    private var cursorShown = true
     /// Whether SDL's software renderer shows the frames (it draws on the window surface).
     private let isSoftware: Bool
     /// The window surface's pixels and pitch the last frame was drawn into; nil once they may have changed since.
@@ -52,11 +55,13 @@ public final class PlayerWindow {
     public init(title: String, width: Int, height: Int, vsync: Bool, fullscreen: Bool = false,
                 renderer choice: WindowRenderer = .auto) throws(WindowError) {
         let driverChosen = !(ProcessInfo.processInfo.environment["SDL_RENDER_DRIVER"] ?? "").isEmpty
-        let software = !driverChosen && (choice == .software || (choice == .auto && !WindowRenderer.hasRenderNode))
+        // KMS/DRM has no window surface for the software renderer: there the screen is always the GPU's.
+        let onDRM = VideoSystem.driverName == VideoSystem.kmsDRM
+        let software = !driverChosen && !onDRM && (choice == .software || (choice == .auto && !WindowRenderer.hasRenderNode))
         // Without this, SDL's software window surface itself goes through OpenGL when it can.
         SDL_SetHint(SDL_HINT_FRAMEBUFFER_ACCELERATION, software ? "0" : "1")
-        var flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
-        if fullscreen { flags |= SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue }
+        // Fullscreen comes after the window exists: which way depends on whether a window manager runs (`setFullscreen`).
+        let flags = SDL_WINDOW_RESIZABLE.rawValue | SDL_WINDOW_ALLOW_HIGHDPI.rawValue
         let centered = diorama_sdl_windowpos_centered()
         guard let window = SDL_CreateWindow(title, centered, centered, Int32(width), Int32(height), flags) else {
             throw .sdl("open a window")
@@ -79,9 +84,9 @@ public final class PlayerWindow {
         SDL_GetRendererInfo(renderer, &info)
         isSoftware = info.flags & SDL_RENDERER_SOFTWARE.rawValue != 0
         self.vsync = vsync
-        self.isFullscreen = fullscreen
         // The software renderer reports vsync even when it is off: set it explicitly.
         SDL_RenderSetVSync(renderer, vsync ? 1 : 0)
+        if fullscreen { setFullscreen(true) }
     }
 
     /// Starts SDL's video (`VideoSystem.start`: quiet, and failing with one clear line without a display), then
@@ -148,10 +153,86 @@ public final class PlayerWindow {
 
     public func setTitle(_ title: String) { SDL_SetWindowTitle(window, title) }
 
+    /// The two ways a window fills the screen.
+    private enum FullscreenWay {
+        /// The window manager's fullscreen (SDL's desktop fullscreen), on X11 with a window manager, Wayland and KMS/DRM.
+        case desktop
+        /// On an X server without a window manager (a kiosk started with xinit), nobody carries out a fullscreen
+        /// request while SDL believes it happened: the window would stay as it was while frames are laid out for the
+        /// whole screen. There the window itself is made borderless and placed over the display; `restore` is where
+        /// it was.
+        case placed(restore: SDL_Rect)
+    }
+
+    public var isFullscreen: Bool { fullscreen != nil }
+
     public func toggleFullscreen() {
+        setFullscreen(!isFullscreen)
+    }
+
+    /// Fills the screen the window is on, or returns it to where and how large it was. The player reads the size the
+    /// window really has (`drawableSize`) on every frame, so the next frame is laid out for it.
+    public func setFullscreen(_ on: Bool) {
+        guard on != isFullscreen else { return }
         forgetLastDraw()
-        isFullscreen.toggle()
-        SDL_SetWindowFullscreen(window, isFullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue : 0)
+        if !on {
+            switch fullscreen {
+            case .desktop?:
+                SDL_SetWindowFullscreen(window, 0)
+            case .placed(let restore)?:
+                SDL_SetWindowBordered(window, SDL_TRUE)
+                SDL_SetWindowSize(window, restore.w, restore.h)
+                SDL_SetWindowPosition(window, restore.x, restore.y)
+            case nil:
+                break
+            }
+            fullscreen = nil
+            return
+        }
+        if windowManagerRunning == false {
+            var display = SDL_Rect()
+            let index = max(0, SDL_GetWindowDisplayIndex(window))
+            guard SDL_GetDisplayBounds(index, &display) == 0 else { return }
+            var restore = SDL_Rect()
+            SDL_GetWindowPosition(window, &restore.x, &restore.y)
+            SDL_GetWindowSize(window, &restore.w, &restore.h)
+            SDL_SetWindowBordered(window, SDL_FALSE)
+            SDL_SetWindowPosition(window, display.x, display.y)
+            SDL_SetWindowSize(window, display.w, display.h)
+            SDL_RaiseWindow(window)
+            fullscreen = .placed(restore: restore)
+        } else {
+            SDL_SetWindowFullscreen(window, SDL_WINDOW_FULLSCREEN_DESKTOP.rawValue)
+            fullscreen = .desktop
+        }
+    }
+
+    /// Whether a window manager runs on the window's X server (EWMH's check window); nil off X11.
+    public var windowManagerRunning: Bool? {
+        let running = diorama_sdl_x11_window_manager_running(window)
+        return running < 0 ? nil : running == 1
+    }
+
+    /// Shows or hides the mouse cursor over the window.
+    public func showCursor(_ shown: Bool) {
+        guard shown != cursorShown else { return }
+        cursorShown = shown
+        SDL_ShowCursor(shown ? SDL_ENABLE : SDL_DISABLE)
+    }
+
+    /// Where the X server has the window and how large (root coordinates), whatever SDL believes; nil off X11.
+    public var screenGeometry: Rect? {
+        var x: Int32 = 0, y: Int32 = 0, width: Int32 = 0, height: Int32 = 0
+        guard diorama_sdl_x11_window_geometry(window, &x, &y, &width, &height) == 0 else { return nil }
+        return Rect(x: Double(x), y: Double(y), width: Double(width), height: Double(height))
+    }
+
+    /// Pixels of the X screen as it is shown (0xRRGGBB, rows of `rect`'s width), what a screenshot takes; nil off X11.
+    public func screenPixels(_ rect: Rect) -> [UInt32]? {
+        let width = Int(rect.width), height = Int(rect.height)
+        var pixels = [UInt32](repeating: 0, count: max(1, width * height))
+        let status = diorama_sdl_x11_read_screen(window, Int32(rect.x), Int32(rect.y), Int32(width), Int32(height), &pixels)
+        return status == 0 ? pixels : nil
     }
 
     /// The next frame's pixels are not to be taken for the last one's (the window was resized or uncovered: SDL may

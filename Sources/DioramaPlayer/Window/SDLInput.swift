@@ -8,6 +8,8 @@ public enum WindowEvent: Sendable, Equatable {
     case close
     /// The window changed size or was uncovered: the next frame must be drawn even if nothing moved.
     case resized
+    /// The pointer moved with no button held (it shows the cursor; pages only move while a button is held).
+    case pointerHovered
 }
 
 /// Turns SDL events into window events. Keys that depend on the keyboard layout (`?`, `+`, `-`)
@@ -33,6 +35,8 @@ enum SDLInput {
         // 1 is SDL_BUTTON_LMASK, a macro Swift does not import.
         case SDL_MOUSEMOTION where event.motion.state & 1 != 0:
             return .input(.pointerMoved(canvasPoint(event.motion.x, event.motion.y)))
+        case SDL_MOUSEMOTION:
+            return .pointerHovered
         case SDL_FINGERDOWN, SDL_FINGERUP, SDL_FINGERMOTION:
             // Touch screens also deliver synthesized mouse events, which are handled above.
             return nil
