@@ -105,7 +105,11 @@ public final class Player {
     /// Called at the start of every frame, before input: a show controller's commands go in here (`perform`).
     public var beforeFrame: ((Player, Double) -> Void)?
     /// The scene change being drawn (`SceneTransition`), nil at rest.
-    private var transition: SceneTransition?
+    private var transition: SceneTransition? {
+        didSet { if transition == nil { leftSnapshots = [:] } }
+    }
+    /// The pages left by the transition, evaluated once each: they are frozen.
+    private var leftSnapshots: [String: Snapshot] = [:]
     /// The scene and scene time the last frame showed as its current page: a page left is frozen as it was shown.
     private var shown = (scene: 0, time: 0.0)
     /// The heard scene at the last frame, to notice the heard scene change of a scene's end (or a shared show's move).
@@ -700,7 +704,11 @@ public final class Player {
         let incoming = dependencies.scenes.snapshot(of: document, scene: transition.incoming, time: time, language: language,
                                                     taps: live ? heard.taps : [:])
         func snapshot(_ page: SceneTransition.LeftPage) -> Snapshot {
-            dependencies.scenes.snapshot(of: document, scene: page.scene, time: page.time, language: language)
+            let key = "\(page.scene)@\(page.time)@\(language)"
+            if let snapshot = leftSnapshots[key] { return snapshot }
+            let snapshot = dependencies.scenes.snapshot(of: document, scene: page.scene, time: page.time, language: language)
+            leftSnapshots[key] = snapshot
+            return snapshot
         }
         let width = canvasSize.width
         var pages: [FrameComposer.Page] = []

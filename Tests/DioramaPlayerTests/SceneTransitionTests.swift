@@ -195,6 +195,26 @@ import Testing
         #expect(Self.pages(h).isEmpty)
     }
 
+    @Test func navigationDuringACrossfadeKeepsTheBlendReachedAndFadesTheNextInOverIt() throws {
+        let h = try Self.harness(.crossfade)
+        try h.advance(1)
+        h.press(.right)
+        try h.advance(0)
+        try h.advance(0.1)
+        let reached = try #require(Self.pages(h)[1]).opacity
+        #expect(reached > 0.3 && reached < 0.9)
+        h.press(.right)
+        try h.advance(0)
+        try h.advance(1.0 / 60)
+        let pages = Self.pages(h)
+        #expect(try #require(pages[0]).opacity == 1)
+        #expect(abs(try #require(pages[1]).opacity - reached) < 1e-9)
+        #expect(try #require(pages[2]).opacity < 0.2)
+        try h.advance(0.5)
+        #expect(Self.pages(h).isEmpty)
+        #expect(h.position.sceneIndex == 2)
+    }
+
     @Test func aPressCatchesASlidingPageAndADragStillPages() throws {
         let h = try Self.harness(.slide)
         try h.advance(1)
