@@ -543,7 +543,8 @@ public final class Player {
     }
 
     /// Notices the heard scene change no navigation made here (a scene's end, a shared show moved by another player)
-    /// and lets it transition too: the scene that ended frozen at its end, the next coming in forward.
+    /// and lets it transition too: a scene that ended frozen at its end, the next coming in forward; a scene moved away
+    /// from as it was shown, the other coming in by the direction of the move.
     private func noticeSceneChange(heard: PlaylistPosition, heardFrame: Double, now: Double) {
         defer { lastHeardScene = heard.sceneIndex }
         if let awaited = awaitedChange {
@@ -555,8 +556,11 @@ public final class Player {
         guard let last = lastHeardScene, heard.sceneIndex != last, !heard.hasEnded,
               document.scenes.indices.contains(last) else { return }
         let count = document.scenes.count
-        let ended = heard.sceneIndex == (last + 1) % count
-        let time = ended ? document.scenes[last].duration.doubleValue : shown.time
+        let duration = document.scenes[last].duration.doubleValue
+        // The scene ended when the next one follows within a moment of its end; otherwise the show was moved by another
+        // player (`--link`) and the scene is left as it was shown.
+        let ended = heard.sceneIndex == (last + 1) % count && (shown.scene != last || duration - shown.time < 0.5)
+        let time = ended || shown.scene != last ? duration : shown.time
         let frame = Int64(heardFrame.rounded(.down))
         begin(from: (last, time), to: heard.sceneIndex, forward: ended || heard.sceneIndex > last, changeFrame: frame, now: now)
     }

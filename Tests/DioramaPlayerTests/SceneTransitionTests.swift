@@ -249,6 +249,24 @@ import Testing
         }
     }
 
+    @Test func aMoveMadeByAnotherPlayerOfASharedShowSlidesHereWithTheSceneLeftAsItWasShown() throws {
+        let show = ManualShowClock(cycle: 12, seconds: 0, at: 0)
+        let h = try PlayerHarness(showsOverlay: false, sharedClock: { clock in
+            show.reading = { clock.now - 100 }
+            return show
+        }, embedded: true, transition: .slide)
+        try h.advance(1)
+        show.move(to: 7.5, at: show.now())  // another player jumps to the flower, 0.5 s in
+        try h.advance(1.0 / 60)
+        #expect(h.position.sceneIndex == 2)
+        try h.advance(1.0 / 60)
+        let pages = Self.pages(h)
+        #expect(try #require(pages[2]).x > 0)
+        #expect(abs(try #require(pages[0]).x - (try #require(pages[2]).x - Self.width)) < 1e-6)
+        #expect(abs(try #require(Self.clockWidth(h, scene: 0)) - Self.width / 4) < 1e-6)  // as shown at 1 s
+        #expect(show.moves == ["move 7.5"], "the transition is drawn here alone: the show is not moved again")
+    }
+
     @Test func noneCutsAsBefore() throws {
         let h = try Self.harness(.none)
         try h.advance(1)
