@@ -47,11 +47,15 @@ public struct Languages: Sendable, Equatable {
     public var fallback: String
     /// Every language the file offers, in the order `L` cycles through them.
     public var available: [String]
+    /// The player's chrome (key help, toasts) in languages it does not know, or reworded: per language tag, the
+    /// chrome's English strings to their translation. Strings left out stay as the player has them.
+    public var chrome: [String: [String: String]]
 
-    public init(defaultLanguage: String, fallback: String, available: [String]) {
+    public init(defaultLanguage: String, fallback: String, available: [String], chrome: [String: [String: String]] = [:]) {
         self.defaultLanguage = defaultLanguage
         self.fallback = fallback
         self.available = available
+        self.chrome = chrome
     }
 }
 

@@ -482,7 +482,7 @@ public final class Player {
                 do {
                     try settings.save(PlayerSettings(language: code))
                 } catch {
-                    state.show("cannot save the language: \(error.reason)", now: now)
+                    state.show(state.text(for: document.languages).cannotSaveLanguage(error.reason), now: now)
                 }
             case .retitle: updateTitle()
             case .toggleFullscreen: window.toggleFullscreen()
@@ -664,7 +664,7 @@ public final class Player {
             currentScene: heard.sceneIndex,
             title: document.scenes[heard.sceneIndex].title.resolved(language: language, fallback: document.languages.fallback),
             showsBars: viewer.showsOverlay, showsHelp: viewer.showsHelp, isPaused: heard.isPaused && !viewer.isHolding,
-            banner: banner, toast: state.toast(at: now))
+            banner: banner, toast: state.toast(at: now), hold: viewer.holdFeedback(at: now), text: state.text(for: document.languages))
         overlay = composer.nodes(for: content)
 
         if let transition, hasSettled(transition, offset: offset, now: now) { self.transition = nil }

@@ -29,8 +29,8 @@ import Testing
         #expect(abs((dots[0].x + dots[2].x) / 2 - 640) < 1e-9)
         #expect(dots.allSatisfy { $0.y > 650 && $0.y < 720 })
         #expect(layout.pageDot(at: dots[1]) == 1)
-        #expect(layout.pageDot(at: Point(x: dots[1].x + layout.dotHitRadius * 0.9, y: dots[1].y)) == 1)
-        #expect(layout.pageDot(at: Point(x: dots[1].x, y: dots[1].y - layout.dotHitRadius * 1.1)) == nil)
+        #expect(layout.pageDot(at: Point(x: dots[1].x + layout.dotTarget * 0.45, y: dots[1].y)) == 1)
+        #expect(layout.pageDot(at: Point(x: dots[1].x, y: dots[1].y - layout.dotTarget * 0.55)) == nil)
         #expect(layout.pageDot(at: Point(x: 640, y: 360)) == nil)
     }
 
@@ -38,7 +38,7 @@ import Testing
         let composer = OverlayComposer(layout: layout)
         let nodes = composer.nodes(for: OverlayContent(progress: [1, 0.5, 0], currentScene: 1, title: "Swing"))
         let ids = nodes.compactMap(\.id)
-        #expect(ids == ["overlay.bar.0.track", "overlay.bar.0.fill", "overlay.bar.1.track", "overlay.bar.1.fill",
+        #expect(ids == ["overlay.scrim.top", "overlay.scrim.bottom", "overlay.bar.0.track", "overlay.bar.0.fill", "overlay.bar.1.track", "overlay.bar.1.fill",
                         "overlay.bar.2.track", "overlay.title", "overlay.dot.0", "overlay.dot.1", "overlay.dot.2"])
         // The current scene's fill covers half its track; the finished one the whole track.
         func rect(_ id: String) -> (Rect, Double, Paint?) {
@@ -77,7 +77,7 @@ import Testing
         }
         #expect(line.text == "scenes.json:3:5: error: unknown key")
         guard case .group(let help) = withExtras[2].content else { return }
-        #expect(help.count == 1 + 2 * OverlayComposer.helpLines.count)
+        #expect(help.count == 1 + 2 * ChromeText.english.help.count)
     }
 
     @Test func aPageAtRestIsTheSceneItselfAndAMovingPageCarriesItsBackgroundAndNeighbour() {

@@ -100,7 +100,37 @@ extension DocumentDecoder {
         }
         let defaultLanguage = defaultTag?.0 ?? available.first ?? "en"
         languages = Languages(defaultLanguage: defaultLanguage, fallback: fallbackTag?.0 ?? defaultLanguage,
-                              available: available.isEmpty ? [defaultLanguage] : available)
+                              available: available.isEmpty ? [defaultLanguage] : available,
+                              chrome: fields["chrome"].map { decodeChrome($0.value, available: available) } ?? [:])
+    }
+
+    /// `languages.chrome`: per offered language, the player's English chrome strings to their translation.
+    private func decodeChrome(_ value: JSONValue, available: [String]) -> [String: [String: String]] {
+        guard case .object(let languages) = value.kind else {
+            typeMismatch(value, path: "languages.chrome", expected: "an object of languages",
+                         hint: "\"chrome\": { \"fr\": { \"Muted\": \"Son coupé\" } }")
+            return [:]
+        }
+        var chrome: [String: [String: String]] = [:]
+        for language in languages {
+            let path = JSONPath.appending(key: language.key, to: "languages.chrome")
+            guard available.contains(language.key) else {
+                error(language.keyOffset, path, "the chrome's language \"\(language.key)\" is not in \"available\"",
+                      hint: "add it to \"available\"")
+                continue
+            }
+            guard case .object(let strings) = language.value.kind else {
+                typeMismatch(language.value, path: path, expected: "an object of English strings to their translation",
+                             hint: "\"Muted\": \"Son coupé\"")
+                continue
+            }
+            var translations: [String: String] = [:]
+            for entry in strings {
+                if let text = string(entry.value, path: JSONPath.appending(key: entry.key, to: path)) { translations[entry.key] = text }
+            }
+            chrome[language.key] = translations
+        }
+        return chrome
     }
 
     private func decodeSounds(_ value: JSONValue) -> [SoundDefinition] {

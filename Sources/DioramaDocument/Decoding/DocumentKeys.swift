@@ -3,7 +3,7 @@
 enum DocumentKeys {
     static let document = ["$schema", "canvas", "languages", "sounds", "scenes", "components"]
     static let canvas = ["width", "height", "background"]
-    static let languages = ["default", "fallback", "available"]
+    static let languages = ["default", "fallback", "available", "chrome"]
     static let sound = ["path", "gain", "leadingSilence"]
     static let scene = ["id", "title", "duration", "background", "ambience", "cues", "nodes", "markers"]
     static let ambience = ["sound", "gain", "fadeIn", "fadeOut", "start"]

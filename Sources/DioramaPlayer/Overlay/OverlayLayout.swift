@@ -33,25 +33,49 @@ public struct OverlayLayout: Sendable, Equatable {
     public var titleSize: Double { 24 * unit }
 
     public var dotRadius: Double { 4.5 * unit }
-    public var dotSpacing: Double { 20 * unit }
-    /// A click within this distance of a dot's centre selects it.
-    public var dotHitRadius: Double { 10 * unit }
+
+    /// The shade under the top bar: from the top edge to well below the title.
+    public var topScrim: Rect { Rect(x: 0, y: 0, width: canvas.width, height: titleOrigin.y + 70 * unit) }
+    /// The shade under the page dots: from the bottom edge to well above them.
+    public var bottomScrim: Rect {
+        let top = (pageDots.first?.y ?? canvas.height) - 64 * unit
+        return Rect(x: 0, y: top, width: canvas.width, height: canvas.height - top)
+    }
+
+    /// The smallest window the chrome is laid out for, in pixels, and the least side of a page dot's click target
+    /// there (WCAG 2.5.8's 24 by 24 pixels): in any larger window the targets are larger.
+    public static let smallestWindow = Size(width: 640, height: 360)
+    public static let leastTargetPixels = 24.0
+
+    /// The side of each page dot's square click target, in points: 24 pixels in the smallest window, and never so
+    /// wide that the row of targets leaves the canvas.
+    public var dotTarget: Double {
+        let scale = min(Self.smallestWindow.width / canvas.width, Self.smallestWindow.height / canvas.height)
+        let least = Self.leastTargetPixels / scale
+        let room = (canvas.width - 2 * margin) / Double(max(sceneCount, 1))
+        return min(max(least, 20 * unit), room)
+    }
+
+    /// Dots sit a target apart, so neighbouring targets touch but never overlap.
+    public var dotSpacing: Double { dotTarget }
 
     /// The centre of each scene's page dot, along the bottom edge.
     public var pageDots: [Point] {
         guard sceneCount > 0 else { return [] }
         let span = Double(sceneCount - 1) * dotSpacing
-        let y = canvas.height - margin - 10 * unit
+        let y = canvas.height - max(margin + 10 * unit, dotTarget / 2 + 2 * unit)
         return (0..<sceneCount).map { Point(x: canvas.width / 2 - span / 2 + Double($0) * dotSpacing, y: y) }
     }
 
-    /// The scene whose page dot contains `point`, if any.
+    /// Each page dot's click target, a square centred on the dot.
+    public var pageDotTargets: [Rect] {
+        let side = dotTarget
+        return pageDots.map { Rect(x: $0.x - side / 2, y: $0.y - side / 2, width: side, height: side) }
+    }
+
+    /// The scene whose page dot's target contains `point`, if any (a target holds its leading and top edges, not
+    /// its trailing and bottom ones, so a point on the edge two targets share belongs to one of them).
     public func pageDot(at point: Point) -> Int? {
-        var best: (index: Int, distance: Double)?
-        for (index, center) in pageDots.enumerated() {
-            let distance = ((point.x - center.x) * (point.x - center.x) + (point.y - center.y) * (point.y - center.y)).squareRoot()
-            if distance <= dotHitRadius, distance < best?.distance ?? .infinity { best = (index, distance) }
-        }
-        return best?.index
+        pageDotTargets.firstIndex { point.x >= $0.x && point.x < $0.x + $0.width && point.y >= $0.y && point.y < $0.y + $0.height }
     }
 }

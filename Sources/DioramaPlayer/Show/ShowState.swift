@@ -128,13 +128,14 @@ public struct ShowState: Sendable, Equatable {
             holdPaused = false
             return [.log("holdEnded")] + (resumes ? [.resume] : [])
         case .volume(let level):
-            return setVolume(level, now: now)
+            return setVolume(level, document: document, now: now)
         case .volumeUp, .volumeDown:
             let step: Float = intent == .volumeUp ? 0.1 : -0.1
-            return [.log(String(describing: intent))] + setVolume(((volume + step) * 10).rounded() / 10, now: now)
+            return [.log(String(describing: intent))] + setVolume(((volume + step) * 10).rounded() / 10, document: document, now: now)
         case .toggleMute:
             muted.toggle()
-            show(muted ? "Muted" : Self.volumeText(volume), now: now)
+            let words = self.text(for: document.languages)
+            show(muted ? words.muted : words.volumeToast(volume), now: now)
             return [.log("toggleMute"), .outputVolume(outputVolume)]
         case .language(let code):
             language = code
@@ -153,15 +154,16 @@ public struct ShowState: Sendable, Equatable {
         }
     }
 
-    private mutating func setVolume(_ level: Float, now: Double) -> [ShowEffect] {
+    private mutating func setVolume(_ level: Float, document: Document, now: Double) -> [ShowEffect] {
         volume = Mixer.clampedVolume(level)
         muted = false
-        show(Self.volumeText(volume), now: now)
+        show(text(for: document.languages).volumeToast(volume), now: now)
         return [.outputVolume(outputVolume)]
     }
 
-    private static func volumeText(_ volume: Float) -> String {
-        "Volume \(Int((volume * 100).rounded())) %"
+    /// The chrome's words in the language shown, with the playlist's `languages` translations.
+    public func text(for languages: Languages) -> ChromeText {
+        ChromeText(language: language, playlist: languages.chrome)
     }
 
     /// Counts a command ignored for naming what the playlist lacks; a problem for the first of its `kind` only, so a

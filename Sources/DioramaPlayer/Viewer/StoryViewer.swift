@@ -26,7 +26,8 @@ public struct StoryViewer: Sendable, Equatable {
     private enum Gesture: Sendable, Equatable {
         /// A press on a page dot: selects that scene when released on it.
         case dot(Int)
-        case press(start: Point, startTime: Double, current: Point, dragging: Bool, holding: Bool)
+        /// `heldSince`: the monotonic time the press was recognised as a hold.
+        case press(start: Point, startTime: Double, current: Point, dragging: Bool, heldSince: Double?)
     }
 
     private var gesture: Gesture?
@@ -41,9 +42,21 @@ public struct StoryViewer: Sendable, Equatable {
     public var isPressed: Bool { gesture != nil }
 
     /// Whether a held press is currently pausing playback.
-    public var isHolding: Bool {
-        if case .press(_, _, _, _, let holding) = gesture { return holding }
-        return false
+    public var isHolding: Bool { heldSince != nil }
+
+    /// Seconds the hold's feedback takes to fade in.
+    public var holdFade: Double = 0.15
+
+    private var heldSince: Double? {
+        if case .press(_, _, _, _, let heldSince) = gesture { return heldSince }
+        return nil
+    }
+
+    /// How far the feedback of a held press has faded in at monotonic `time`: 0 without a hold, rising to 1 over
+    /// `holdFade` seconds from when the hold was recognised.
+    public func holdFeedback(at time: Double) -> Double {
+        guard let heldSince else { return 0 }
+        return min(max((time - heldSince) / holdFade, 0), 1)
     }
 
     /// How far the current page is moved right of its rest position, in points, at monotonic `time`
@@ -60,15 +73,15 @@ public struct StoryViewer: Sendable, Equatable {
     public func isAnimating(at time: Double) -> Bool {
         if case .press(_, _, _, true, _) = gesture { return true }
         if let settle { return !settle.isSettled(at: time) }
-        return false
+        return holdFeedback(at: time) < 1 && isHolding
     }
 
     /// Advances timers to monotonic `time`: a press held long enough begins a hold.
     public mutating func advance(to time: Double) -> [ShowIntent] {
         if let settle, settle.isSettled(at: time) { self.settle = nil }
-        guard case .press(let start, let startTime, let current, let dragging, false) = gesture,
+        guard case .press(let start, let startTime, let current, let dragging, nil) = gesture,
               !dragging, time - startTime >= holdDelay else { return [] }
-        gesture = .press(start: start, startTime: startTime, current: current, dragging: false, holding: true)
+        gesture = .press(start: start, startTime: startTime, current: current, dragging: false, heldSince: time)
         return [.holdBegan]
     }
 
@@ -86,12 +99,12 @@ public struct StoryViewer: Sendable, Equatable {
                 let caught = pageOffset(at: time, context: context)
                 settle = nil
                 let start = Point(x: point.x - caught, y: point.y)
-                gesture = .press(start: start, startTime: time, current: point, dragging: caught != 0, holding: false)
+                gesture = .press(start: start, startTime: time, current: point, dragging: caught != 0, heldSince: nil)
             }
         case .pointerMoved(let point):
-            if case .press(let start, let startTime, _, let dragging, let holding) = gesture {
+            if case .press(let start, let startTime, _, let dragging, let heldSince) = gesture {
                 let drags = dragging || abs(point.x - start.x) >= dragThreshold
-                gesture = .press(start: start, startTime: startTime, current: point, dragging: drags, holding: holding)
+                gesture = .press(start: start, startTime: startTime, current: point, dragging: drags, heldSince: heldSince)
             }
         case .pointerUp(let point):
             intents += release(at: point, time: time, context: context)
@@ -102,8 +115,8 @@ public struct StoryViewer: Sendable, Equatable {
     /// Whether releasing the pointer at `point` would be a click (a press that neither dragged nor held), which a
     /// tappable node under it takes before paging does.
     public func releaseIsClick(at point: Point) -> Bool {
-        guard case .press(let start, _, _, let dragging, let holding) = gesture else { return false }
-        return !dragging && !holding && abs(point.x - start.x) < dragThreshold
+        guard case .press(let start, _, _, let dragging, let heldSince) = gesture else { return false }
+        return !dragging && heldSince == nil && abs(point.x - start.x) < dragThreshold
     }
 
     /// Ends the press without paging: the player used its click to tap a node.
@@ -118,7 +131,8 @@ public struct StoryViewer: Sendable, Equatable {
             return []
         case .dot(let index):
             return layout.pageDot(at: point) == index ? [.scene(index)] : []
-        case .press(let start, _, _, let dragging, let holding):
+        case .press(let start, _, _, let dragging, let heldSince):
+            let holding = heldSince != nil
             var intents: [ShowIntent] = holding ? [.holdEnded] : []
             let drags = dragging || abs(point.x - start.x) >= dragThreshold
             if drags {
