@@ -32,8 +32,10 @@ let package = Package(
         // rlottie: Lottie animations rendered frame by frame into premultiplied ARGB32 pixels, for DioramaRender.
         .target(name: "DioramaLottie", dependencies: ["CRlottie"]),
         // libsndfile/libsamplerate/ALSA: the sound bank, WAV and FLAC output, the offline mix, and (Output/) the device,
-        // its pacing, the real-time thread, the audio clock and the player's sound output.
-        .target(name: "DioramaAudio", dependencies: ["DioramaFiles", "DioramaTimeline", "DioramaMixer", "CSndfile", "CSampleRate", "CAlsa", "CDioramaShims"]),
+        // its pacing, the real-time thread, the audio clock and the player's sound output. libebur128: each scene's
+        // loudness (EBU R128) and true peak, measured on its offline mix, and the gain that meets a playlist's target.
+        .target(name: "DioramaAudio", dependencies: ["DioramaFiles", "DioramaTimeline", "DioramaMixer", "CSndfile", "CSampleRate", "CAlsa",
+                                                     "CEbur128", "CDioramaShims"]),
         // SDL2: the window, the story-viewer interface, live reload; the show's state and its decisions (Show/, no SDL);
         // the show clock shared over Ableton Link (DioramaLink).
         .target(name: "DioramaPlayer", dependencies: ["DioramaFiles", "DioramaRender", "DioramaAudio", "DioramaLink", "CSDL", "CDioramaShims"]),
@@ -72,6 +74,7 @@ let package = Package(
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CSndfile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"])]),
         .systemLibrary(name: "CSampleRate", pkgConfig: "samplerate", providers: [.apt(["libsamplerate0-dev"])]),
+        .systemLibrary(name: "CEbur128", pkgConfig: "libebur128", providers: [.apt(["libebur128-dev"])]),
         .systemLibrary(name: "CAlsa", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CSDL", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(name: "CRsvg", pkgConfig: "librsvg-2.0", providers: [.apt(["librsvg2-dev"])]),

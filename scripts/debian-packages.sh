@@ -1,7 +1,7 @@
 # Sourced by scripts/play and scripts/test: installs the Debian packages a command needs, only when missing.
 
 # The C libraries the package links, and pkg-config to find them; Ableton Link and standalone asio are header-only C++.
-BUILD_PACKAGES=(pkg-config libsdl2-dev libasound2-dev libsndfile1-dev libsamplerate0-dev libcairo2-dev libpixman-1-dev libpango1.0-dev zlib1g-dev librsvg2-dev librlottie-dev ableton-link-dev libasio-dev liblo-dev libx11-dev)
+BUILD_PACKAGES=(pkg-config libsdl2-dev libasound2-dev libsndfile1-dev libsamplerate0-dev libebur128-dev libcairo2-dev libpixman-1-dev libpango1.0-dev zlib1g-dev librsvg2-dev librlottie-dev ableton-link-dev libasio-dev liblo-dev libx11-dev)
 # Fonts the scenes use: DejaVu for Latin, Noto CJK for the Chinese and Japanese titles and labels.
 FONT_PACKAGES=(fonts-dejavu-core fonts-noto-cjk)
 

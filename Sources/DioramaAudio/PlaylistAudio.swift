@@ -16,23 +16,35 @@ import Foundation
 public struct PlaylistAudio: Sendable {
     public let document: Document
     public let bank: SoundBank
+    /// With a loudness target (`Document.loudness`), the gain of each scene, by scene index, on every voice it starts;
+    /// empty without one (every voice as the file mixes it).
+    public let sceneGains: [SceneGain]
     public var sampleRate: Int { bank.sampleRate }
     /// The shortest fade, in frames, of what a scene's appearance starts and its disappearance ends (its beds, and its
     /// cues whose sound ends with it): the player's scene transition, so the sound never changes faster than the
     /// picture. 0 (the default, and the offline mix's): each fades over its own `fadeIn` / `fadeOut`.
     public var sceneChangeFadeFrames = 0
 
-    /// Loads every sound of `document` (paths relative to `directory`, the scenes file's folder).
+    /// Loads every sound of `document` (paths relative to `directory`, the scenes file's folder), and with a loudness
+    /// target measures each scene for its gain.
     public init(document: Document, directory: String, sampleRate: Int = AudioFormat.sampleRate) {
-        self.document = document
-        self.bank = SoundBank(document: document, directory: directory, sampleRate: sampleRate)
+        self.init(document: document, bank: SoundBank(document: document, directory: directory, sampleRate: sampleRate))
     }
 
-    /// `document` with a bank already loaded (the player keeps its bank through a reload that changes no sound).
-    public init(document: Document, bank: SoundBank, sceneChangeFadeFrames: Int = 0) {
+    /// `document` with a bank already loaded (the player keeps its bank through a reload that changes no sound). With a
+    /// loudness target, each scene is measured for its gain (`SceneGain`), once per scene and bank: the bank remembers
+    /// what it measured, so a reload measures only the scenes whose sound changed.
+    public init(document: Document, bank: SoundBank) {
+        self.init(document: document, bank: bank,
+                  sceneGains: document.loudness.map { Self.gains(document: document, bank: bank, target: $0) } ?? [])
+    }
+
+    /// `document` played with `sceneGains` (by scene index; empty: none), whatever its target: for comparing two
+    /// versions of a playlist at the same levels.
+    public init(document: Document, bank: SoundBank, sceneGains: [SceneGain]) {
         self.document = document
         self.bank = bank
-        self.sceneChangeFadeFrames = sceneChangeFadeFrames
+        self.sceneGains = sceneGains
     }
 
     /// One line per sound that could not be loaded (it plays as silence): print each once.
@@ -75,7 +87,8 @@ public struct PlaylistAudio: Sendable {
         case .sceneAppeared(let scene, let frame):
             // Ambience with a `start` of its own comes with `ambienceDue`.
             return beds(ofScene: scene).enumerated().filter { !startsLater(scene: scene, bed: $0.offset) }.map { index, bed in
-                .start(VoiceStart(sound: bed.sound, frame: frame, gain: bed.gain, fadeInFrames: max(bed.fadeInFrames, sceneChangeFadeFrames),
+                .start(VoiceStart(sound: bed.sound, frame: frame, gain: bed.gain * sceneGain(scene),
+                                  fadeInFrames: max(bed.fadeInFrames, sceneChangeFadeFrames),
                                   loops: true, tag: Self.bedTag(scene: scene, bed: index), priority: .ambience))
             }
         case .sceneDisappeared(let scene, let frame):
@@ -85,7 +98,7 @@ public struct PlaylistAudio: Sendable {
             } + heldCueStops(ofScene: scene, frame: frame)
         case .cueDue(let firing, let frame):
             guard let sound = bank.index(of: firing.sound) else { return [] }
-            return [.start(VoiceStart(sound: sound, frame: frame, gain: gain(sound, firing.gain), pan: Float(firing.pan),
+            return [.start(VoiceStart(sound: sound, frame: frame, gain: gain(sound, firing.gain) * sceneGain(firing.scene), pan: Float(firing.pan),
                                       loops: firing.loops, tag: Self.cueTag(scene: firing.scene, cue: firing.cue),
                                       duck: duck(firing.duck)))]
         case .cueStopDue(let stop, let frame):
@@ -93,7 +106,7 @@ public struct PlaylistAudio: Sendable {
         case .ambienceDue(let start, let frame):
             guard let index = bedIndex(scene: start.scene, ambience: start.ambience) else { return [] }
             let bed = beds(ofScene: start.scene)[index]
-            return [.start(VoiceStart(sound: bed.sound, frame: frame, gain: bed.gain, fadeInFrames: bed.fadeInFrames,
+            return [.start(VoiceStart(sound: bed.sound, frame: frame, gain: bed.gain * sceneGain(start.scene), fadeInFrames: bed.fadeInFrames,
                                       loops: true, tag: Self.bedTag(scene: start.scene, bed: index), priority: .ambience))]
         case .revoked(let frame):
             return [.revoke(fromFrame: frame)]
@@ -188,6 +201,8 @@ public struct PlaylistAudio: Sendable {
     }
 
     private func gain(_ sound: Int, _ gain: Double) -> Float { Float(bank.gains[sound] * gain) }
+    /// The scene's loudness gain as a factor: exactly 1 without a target, so such a playlist mixes as before.
+    private func sceneGain(_ scene: Int) -> Float { sceneGains.indices.contains(scene) ? sceneGains[scene].linear : 1 }
     private func frames(seconds: Double) -> Int { seconds.isFinite ? Int((max(seconds, 0) * Double(sampleRate)).rounded()) : 0 }
 }
 

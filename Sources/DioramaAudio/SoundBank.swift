@@ -14,6 +14,8 @@ public struct SoundBank: Sendable {
     public let errors: [SoundLoadError]
     public let sampleRate: Int
     private let indexByName: [String: Int]
+    /// The loudness of scene mixes made with these sounds (`PlaylistAudio.sceneLoudness`), kept with them.
+    let mixMemory = SceneMixMemory()
 
     /// Loads the document's sounds, resolving each path against `directory` (the scenes file's
     /// folder) unless it is absolute.

@@ -13,14 +13,23 @@ public struct Document: Sendable, Equatable {
     public var sounds: [SoundDefinition]
     /// The playlist, in play order.
     public var scenes: [Scene]
+    /// The integrated loudness (EBU R128, LUFS) every scene's sound is brought to by a gain of its own, nil to play
+    /// every scene as mixed (`Document.loudnessRange`).
+    public var loudness: Double?
 
-    public init(schema: String? = nil, canvas: Canvas, languages: Languages, sounds: [SoundDefinition], scenes: [Scene]) {
+    public init(schema: String? = nil, canvas: Canvas, languages: Languages, sounds: [SoundDefinition], scenes: [Scene],
+                loudness: Double? = nil) {
         self.schema = schema
         self.canvas = canvas
         self.languages = languages
         self.sounds = sounds
         self.scenes = scenes
+        self.loudness = loudness
     }
+
+    /// The loudness targets a playlist may ask for, in LUFS: from quiet background sound (-40) to what streaming
+    /// services play at (-14), wide enough for broadcast (-23, -24) and spoken word (-16 to -19).
+    public static let loudnessRange: ClosedRange<Double> = -40 ... -14
 
     public func sound(named name: String) -> SoundDefinition? {
         sounds.first { $0.name == name }

@@ -270,7 +270,9 @@ public final class Player {
     /// With a transition, what a scene change starts and ends fades over at least the transition's length.
     static func soundCommands(_ document: Document, audio: AudioSetup, transition: TransitionStyle) -> PlaylistPlayback.SoundCommands {
         let fade = transition == .none ? 0 : Int((SceneTransition.duration * Double(audio.bank.sampleRate)).rounded())
-        return PlaylistAudio(document: document, bank: audio.bank, sceneChangeFadeFrames: fade).commands(for:)
+        var playlistAudio = PlaylistAudio(document: document, bank: audio.bank)
+        playlistAudio.sceneChangeFadeFrames = fade
+        return playlistAudio.commands(for:)
     }
 
     public var document: Document { playlist.document }

@@ -10,6 +10,8 @@ public struct TimelineReport: Sendable {
     public let markers: [PlacedMarker]
     /// The resolved starts of the animations that start `after` something, placed on the playlist, by time.
     public let relativeStarts: [PlacedStart]
+    /// Each scene's loudness and true peak, when the caller measured them (`diorama timeline` does, on the offline mix).
+    public var loudness: SceneLoudnessReport?
 
     public init(document: Document, sampleRate: Int, language: String? = nil) {
         schedule = CueSchedule(document: document, sampleRate: sampleRate)
@@ -46,7 +48,7 @@ public struct TimelineReport: Sendable {
                 ("startSample", "\(span.startSample)"),
                 ("endSample", "\(span.endSample)"),
                 ("cueCount", "\(cueCounts[span.index] ?? 0)"),
-            ]) + "}"
+            ] + loudnessFields(scene: span.index)) + "}"
         }.joined(separator: ",")
         out += schedule.scenes.isEmpty ? "],\n" : "\n  ],\n"
         out += "  \"cues\": ["
@@ -71,6 +73,7 @@ public struct TimelineReport: Sendable {
         out += schedule.cues.isEmpty ? "]" : "\n  ]"
         out += lastingSections()
         out += momentsSections()
+        out += loudnessTargetSection()
         out += "\n}\n"
         return out
     }
@@ -152,6 +155,7 @@ public struct TimelineReport: Sendable {
                  "\(s.cues.filter { $0.firing.scene == span.index }.count)", titles[span.index]]
             })
         out += "\n"
+        out += loudnessText()
         out += momentsText()
         if s.cues.isEmpty {
             out += "no cue firings\n"

@@ -44,8 +44,11 @@ struct Check: AsyncParsableCommand {
             writeDiagnostics(withMediaProblems(error.diagnostics, references: error.mediaReferences))
             throw ExitCode(2)
         }
-        let diagnostics = withMediaProblems(loaded.warnings + sceneEndWarnings(loaded), references: loaded.mediaReferences,
+        var diagnostics = withMediaProblems(loaded.warnings + sceneEndWarnings(loaded), references: loaded.mediaReferences,
                                             document: loaded.document)
+        if !diagnostics.contains(where: { $0.severity == .error }) {
+            diagnostics = Self.inFileOrder(diagnostics + loudnessWarnings(loaded))
+        }
         writeDiagnostics(diagnostics)
         if diagnostics.contains(where: { $0.severity == .error }) { throw ExitCode(2) }
         let document = loaded.document
@@ -59,11 +62,69 @@ struct Check: AsyncParsableCommand {
     private func withMediaProblems(_ diagnostics: [Diagnostic], references: [MediaReference], document: Document? = nil) -> [Diagnostic] {
         let fileProblems = DocumentLoader.mediaFileDiagnostics(for: references)
         let folder = URL(fileURLWithPath: file).deletingLastPathComponent().standardizedFileURL.path
-        return (diagnostics + fileProblems + soundDecodingDiagnostics(references, skipping: fileProblems, document: document)
-                + ArtChecks.diagnostics(for: references, root: folder, skipping: fileProblems))
-            .enumerated().sorted { lhs, rhs in
-                (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
-            }.map(\.element)
+        return Self.inFileOrder(diagnostics + fileProblems + soundDecodingDiagnostics(references, skipping: fileProblems, document: document)
+                                + ArtChecks.diagnostics(for: references, root: folder, skipping: fileProblems))
+    }
+
+    /// By line and column; problems at one place in the order found.
+    private static func inFileOrder(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.enumerated().sorted { lhs, rhs in
+            (lhs.element.line, lhs.element.column, lhs.offset) < (rhs.element.line, rhs.element.column, rhs.offset)
+        }.map(\.element)
+    }
+
+    /// With a loudness target: a warning at each scene that plays more than `loudnessTolerance` LU from it, measured
+    /// with its gain as the player plays it, saying what holds it back (its true peak, the most gain a scene gets).
+    private func loudnessWarnings(_ loaded: LoadedDocument) -> [Diagnostic] {
+        guard let target = loaded.document.loudness else { return [] }
+        let audio = PlaylistAudio(document: loaded.document, directory: loaded.baseDirectory)
+        let played = audio.sceneLoudness()
+        let bytes = (try? Data(contentsOf: URL(fileURLWithPath: file))).map { [UInt8]($0) } ?? []
+        let root = try? LocatedJSON.parse(bytes: bytes, file: loaded.path).get()
+        return played.indices.compactMap { index in
+            let scene = loaded.document.scenes[index]
+            let gain = audio.sceneGains[index]
+            guard let (message, hint) = Self.loudnessProblem(scene: scene, gain: gain, played: played[index], target: target) else {
+                return nil
+            }
+            let located = root?["scenes"].flatMap { $0.element(index) } ?? root
+            return Diagnostic(file: loaded.path, line: located?.line ?? 1, column: located?.column ?? 1,
+                              path: located?.path ?? "scenes[\(index)]", message: message, hint: hint, severity: .warning)
+        }
+    }
+
+    /// How far from the target a scene may play before `check` says so, in LU (EBU R128's tolerance for live programmes).
+    static let loudnessTolerance = 1.0
+
+    /// What to say about a scene that plays at `played` with `gain` against `target` (LUFS), nil when it is close enough
+    /// or has no sound to level.
+    static func loudnessProblem(scene: Scene, gain: SceneGain, played: LoudnessFigure,
+                                target: Double) -> (message: String, hint: String)? {
+        let name = "the scene \"\(scene.id)\""
+        let targetText = "the playlist's loudness target (\(SceneLoudnessReport.tenths(target)) LUFS)"
+        guard let integrated = played.integrated else {
+            guard !scene.ambience.isEmpty || !scene.cues.isEmpty else { return nil }
+            return ("\(name) is silent (below EBU R128's -70 LUFS gate), so no gain brings it to \(targetText)",
+                    "give its ambience or cues more gain, or check that their sounds are not silent")
+        }
+        let distance = target - integrated
+        guard abs(distance) > loudnessTolerance else { return nil }
+        let side = distance > 0 ? "short of" : "above"
+        let figure = "\(name) plays at \(SceneLoudnessReport.tenths(integrated)) LUFS, \(SceneLoudnessReport.tenths(abs(distance))) LU \(side) \(targetText)"
+        switch gain.limit {
+        case .truePeak:
+            return ("\(figure) because of its peaks: its mix peaks at \(gain.measured.truePeakDescription) dBTP, so it is raised only "
+                        + "\(SceneLoudnessReport.tenths(gain.decibels)) dB to keep its true peak at most -1 dBTP",
+                    "lower the gain of its loudest, shortest sound (a bell, a click) or raise its ambience, so the scene is loud "
+                        + "without high peaks")
+        case .maximumGain:
+            return ("\(figure): its mix (\(gain.measured.integratedDescription) LUFS) would need more than the "
+                        + "+\(Int(SceneGain.maximumDecibels)) dB a scene is raised at most",
+                    "raise the gains of its ambience and cues (or of their sounds) so its mix is within 20 dB of the target")
+        case .silent, nil:
+            return ("\(figure) after its gain of \(SceneLoudnessReport.tenths(gain.decibels)) dB",
+                    "its loudness changes over the scene more than one gain can follow; even out its ambience and cues")
+        }
     }
 
     /// A warning for each cue firing in the last sample period of its scene, which never sounds

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DioramaAudio
 import DioramaDocument
 import DioramaFiles
 import DioramaMixer
@@ -36,6 +37,11 @@ struct Timeline: AsyncParsableCommand {
               $ diorama timeline scenes.json --json --rate 44100 > schedule.json
               $ diorama timeline scenes.json --picture timeline.png
               $ diorama timeline --picture ocean.svg --scene ocean --from 2 --to 8
+
+            Loudness: each scene's own sound (its ambience and cues, mixed offline at 48 kHz from its first sample to \
+            its last) is measured as EBU R128 does (libebur128): integrated loudness in LUFS and true peak in dBTP. \
+            With a "loudness" target in the file, the table shows each scene's mix, the gain the player gives it and \
+            what it plays at (measured again with the gain), and notes a scene that falls short of the target.
             """
     )
 
@@ -80,12 +86,34 @@ struct Timeline: AsyncParsableCommand {
             StandardStreams.writeError(error.description + "\n")
             throw ExitCode(2)
         }
-        let report = TimelineReport(document: document, sampleRate: rate, language: span.language)
+        var report = TimelineReport(document: document, sampleRate: rate, language: span.language)
+        report.loudness = Self.loudness(of: document, directory: loaded.baseDirectory)
         do {
             try StandardStreams.writeOutput(json ? report.json() : report.text(file: span.file))
         } catch {
             StandardStreams.writeError("error: cannot write the timeline to standard output: \(error)\n")
             throw ExitCode(1)
         }
+    }
+}
+
+extension Timeline {
+    /// Each scene's loudness, measured on its own offline mix at the engine's rate (`--rate` only numbers the samples):
+    /// as played, and with a target also without its gain. Sounds that do not load are silent here, as in the player.
+    static func loudness(of document: Document, directory: String) -> SceneLoudnessReport {
+        let audio = PlaylistAudio(document: document, directory: directory)
+        let played = audio.sceneLoudness()
+        // The gains need a scene's true peak only where it could limit them: measure each mix's here.
+        let mixed = audio.sceneGains.isEmpty ? played : PlaylistAudio(document: document, bank: audio.bank, sceneGains: []).sceneLoudness()
+        return SceneLoudnessReport(target: document.loudness, scenes: played.indices.map { index in
+            let figure = played[index]
+            guard audio.sceneGains.indices.contains(index) else {
+                return SceneLoudnessReport.Scene(integrated: figure.integrated, truePeak: figure.truePeak)
+            }
+            let gain = audio.sceneGains[index]
+            return SceneLoudnessReport.Scene(integrated: figure.integrated, truePeak: figure.truePeak, gain: gain.decibels,
+                                             mixedIntegrated: mixed[index].integrated, mixedTruePeak: mixed[index].truePeak,
+                                             limit: gain.limit.map { "\($0)" })
+        })
     }
 }

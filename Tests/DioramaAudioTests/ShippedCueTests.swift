@@ -97,7 +97,8 @@ import Testing
                 withoutCue.scenes[cue.firing.scene].cues.append(
                     Cue(sound: other.firing.sound, trigger: .at(other.firing.sceneTime), gain: other.firing.gain, pan: other.firing.pan))
             }
-            let others = PlaylistAudio(document: withoutCue, bank: audio.bank)
+            // At the same scene gains: without the cue, the scene would measure quieter and get another gain.
+            let others = PlaylistAudio(document: withoutCue, bank: audio.bank, sceneGains: audio.sceneGains)
             let otherPlan = others.commands(playingOnce: CueSchedule(document: withoutCue, sampleRate: 48_000))
             let sound = try #require(audio.bank.index(of: cue.firing.sound))
             let lead = Int64((audio.bank.sounds[sound].interleavedSamples.firstIndex { $0 != 0 } ?? 0) / 2)

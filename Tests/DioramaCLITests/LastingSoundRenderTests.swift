@@ -38,11 +38,16 @@ import Testing
     /// `diorama timeline` of the same playlist, text and JSON, as before lasting sounds (FNV-1a of the output; the
     /// text names the file, so its figure is for the fixture's path). The JSON's figure is format 2's, which writes
     /// times as numbers: quoting them again and naming format 1 gives back the bytes recorded before lasting sounds.
+    /// The scenes' loudness, added later (a table of its own, two keys at the end of each scene), is left out here.
     @Test(arguments: [([String](), UInt64(0x9957_7ef4_79b1_9845)), (["--json"], UInt64(0x04da_0958_ceae_f4b9))])
     func aPlaylistWithoutLastingSoundsHasTheSameTimeline(options: [String], fingerprint: UInt64) throws {
         let result = try DioramaCommand.run(["timeline", Self.frozenPlaylist] + options)
         #expect(result.status == 0, "\(result.standardError)")
-        #expect(Self.fingerprint(Data(result.standardOutput.utf8)) == fingerprint)
+        let schedule = result.standardOutput
+            .replacingOccurrences(of: #"loudness \(EBU R128[^\n]*\n([^\n]+\n)*\n"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #", "loudness": [-0-9.a-z]+, "truePeak": [-0-9.a-z]+"#, with: "", options: .regularExpression)
+        #expect(schedule != result.standardOutput, "the loudness is listed")
+        #expect(Self.fingerprint(Data(schedule.utf8)) == fingerprint)
     }
 
     @Test func aLoopUntilATimeIsHeardFromItsSampleAndSilentAfterItsFade() throws {

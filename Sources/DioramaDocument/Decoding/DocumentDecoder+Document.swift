@@ -42,8 +42,15 @@ extension DocumentDecoder {
 
         finishComponents()
 
+        var loudness: Double?
+        if let member = fields["loudness"] {
+            let range = Document.loudnessRange
+            loudness = number(member.value, path: "loudness", range: .closed(range.lowerBound, range.upperBound), unit: "LUFS",
+                              name: "the loudness target (LUFS)", hint: "-23 is EBU R128's broadcast level; -16 suits small speakers")
+        }
+
         guard let canvas else { return nil }
-        return Document(schema: schema, canvas: canvas, languages: languages, sounds: sounds, scenes: scenes)
+        return Document(schema: schema, canvas: canvas, languages: languages, sounds: sounds, scenes: scenes, loudness: loudness)
     }
 
     private func decodeCanvas(_ value: JSONValue) -> Canvas? {

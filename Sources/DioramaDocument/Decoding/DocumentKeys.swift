@@ -1,7 +1,7 @@
 /// The keys each object of scenes.json accepts. The schema (docs/scenes.schema.json) and docs/FORMAT.md
 /// list the same keys; tests keep the three in step.
 enum DocumentKeys {
-    static let document = ["$schema", "canvas", "languages", "sounds", "scenes", "components"]
+    static let document = ["$schema", "canvas", "languages", "sounds", "scenes", "components", "loudness"]
     static let canvas = ["width", "height", "background"]
     static let languages = ["default", "fallback", "available", "chrome"]
     static let sound = ["path", "gain", "leadingSilence"]

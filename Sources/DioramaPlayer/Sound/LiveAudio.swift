@@ -82,7 +82,11 @@ final class SoundBankLoading: @unchecked Sendable {
     init(_ playlist: LoadedPlaylist) {
         let document = playlist.document, directory = playlist.baseDirectory
         let thread = Thread { [self] in
-            bank = SoundBank(document: document, directory: directory)
+            let loaded = SoundBank(document: document, directory: directory)
+            // With a loudness target, each scene is measured here too, while the window opens: the bank remembers the
+            // figures, so the player's `PlaylistAudio` has its scene gains at once.
+            if document.loudness != nil { _ = PlaylistAudio(document: document, bank: loaded) }
+            bank = loaded
             done.signal()
         }
         thread.start()
