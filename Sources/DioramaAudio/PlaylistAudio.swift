@@ -20,6 +20,10 @@ public struct PlaylistAudio: Sendable {
     /// empty without one (every voice as the file mixes it).
     public let sceneGains: [SceneGain]
     public var sampleRate: Int { bank.sampleRate }
+    /// The shortest fade, in frames, of what a scene's appearance starts and its disappearance ends (its beds, and its
+    /// cues whose sound ends with it): the player's scene transition, so the sound never changes faster than the
+    /// picture. 0 (the default, and the offline mix's): each fades over its own `fadeIn` / `fadeOut`.
+    public var sceneChangeFadeFrames = 0
 
     /// Loads every sound of `document` (paths relative to `directory`, the scenes file's folder), and with a loudness
     /// target measures each scene for its gain.
@@ -83,13 +87,14 @@ public struct PlaylistAudio: Sendable {
         case .sceneAppeared(let scene, let frame):
             // Ambience with a `start` of its own comes with `ambienceDue`.
             return beds(ofScene: scene).enumerated().filter { !startsLater(scene: scene, bed: $0.offset) }.map { index, bed in
-                .start(VoiceStart(sound: bed.sound, frame: frame, gain: bed.gain * sceneGain(scene), fadeInFrames: bed.fadeInFrames,
+                .start(VoiceStart(sound: bed.sound, frame: frame, gain: bed.gain * sceneGain(scene),
+                                  fadeInFrames: max(bed.fadeInFrames, sceneChangeFadeFrames),
                                   loops: true, tag: Self.bedTag(scene: scene, bed: index), priority: .ambience))
             }
         case .sceneDisappeared(let scene, let frame):
             // Every bed, and every cue whose sound ends with the scene (loops, cues with `until`).
             return beds(ofScene: scene).enumerated().map { index, bed in
-                .stop(tag: Self.bedTag(scene: scene, bed: index), frame: frame, fadeFrames: bed.fadeOutFrames)
+                .stop(tag: Self.bedTag(scene: scene, bed: index), frame: frame, fadeFrames: max(bed.fadeOutFrames, sceneChangeFadeFrames))
             } + heldCueStops(ofScene: scene, frame: frame)
         case .cueDue(let firing, let frame):
             guard let sound = bank.index(of: firing.sound) else { return [] }
@@ -163,7 +168,7 @@ public struct PlaylistAudio: Sendable {
 
     /// Stops at `frame` of the cues of the scene whose sound ends with it, each over its own fade-out.
     private func heldCueStops(ofScene index: Int, frame: Int64) -> [MixerCommand] {
-        heldCues(ofScene: index).map { .stop(tag: $0.tag, frame: frame, fadeFrames: $0.fadeFrames) }
+        heldCues(ofScene: index).map { .stop(tag: $0.tag, frame: frame, fadeFrames: max($0.fadeFrames, sceneChangeFadeFrames)) }
     }
 
     /// The tags and fade-outs of the scene's cues whose sound ends with it (loops, cues with `until`).

@@ -27,6 +27,8 @@ public struct PlayerOptions: Sendable {
     public var onlyScene: String?
     /// `--scene-offset N`: on a shared show clock, show the show N scenes ahead.
     public var sceneOffset = 0
+    /// `--transition`: how the picture (and the beds) change at a scene change; a drag always slides.
+    public var transition = TransitionStyle.slide
 
     public init(scenesPath: String, settingsPath: String = SettingsStore.defaultPath()) {
         self.scenesPath = scenesPath
@@ -102,8 +104,20 @@ public final class Player {
     private var log: PlayLog?
     /// Called at the start of every frame, before input: a show controller's commands go in here (`perform`).
     public var beforeFrame: ((Player, Double) -> Void)?
-    /// The scene being left by the last navigation and its time then, so it slides away as it was.
-    private var outgoing: (scene: Int, time: Double)?
+    /// The scene change being drawn (`SceneTransition`), nil at rest.
+    private var transition: SceneTransition? {
+        didSet { if transition == nil { leftSnapshots = [:] } }
+    }
+    /// The pages left by the transition, evaluated once each: they are frozen.
+    private var leftSnapshots: [String: Snapshot] = [:]
+    /// The scene and scene time the last frame showed as its current page: a page left is frozen as it was shown.
+    private var shown = (scene: 0, time: 0.0)
+    /// The heard scene at the last frame, to notice the heard scene change of a scene's end (or a shared show's move).
+    private var lastHeardScene: Int?
+    /// The mixer frame the last navigation acts on, until the picture hears it: the incoming page holds its start.
+    private var awaitedChange: Int64?
+    /// Set while the intents of a drag's release are performed: the viewer already slides the page.
+    private var navigatingByDrag = false
     /// The mouse cursor hides once the pointer rests.
     public private(set) var cursor: CursorVisibility
 
@@ -170,7 +184,7 @@ public final class Player {
         viewer = StoryViewer(layout: layout, showsOverlay: options.showsOverlay)
         // On a shared show, the playback holds silent at the start until the show is started here or joined (the
         // first `follow`): a player looking for others neither rings its own show nor falls behind its schedule.
-        playback = PlaylistPlayback(document: loaded.document, soundCommands: Self.soundCommands(loaded.document, audio: audio),
+        playback = PlaylistPlayback(document: loaded.document, soundCommands: Self.soundCommands(loaded.document, audio: audio, transition: options.transition),
                                     output: audio.output, end: options.wraps ? .wrap : .stop,
                                     paused: dependencies.sharedClock != nil)
         watch = FileWatch(paths: loaded.watchedPaths)
@@ -253,8 +267,12 @@ public final class Player {
     }
 
     /// The sequencer's events as mixer commands, with the sounds of the output's bank.
-    private static func soundCommands(_ document: Document, audio: AudioSetup) -> PlaylistPlayback.SoundCommands {
-        PlaylistAudio(document: document, bank: audio.bank).commands(for:)
+    /// With a transition, what a scene change starts and ends fades over at least the transition's length.
+    static func soundCommands(_ document: Document, audio: AudioSetup, transition: TransitionStyle) -> PlaylistPlayback.SoundCommands {
+        let fade = transition == .none ? 0 : Int((SceneTransition.duration * Double(audio.bank.sampleRate)).rounded())
+        var playlistAudio = PlaylistAudio(document: document, bank: audio.bank)
+        playlistAudio.sceneChangeFadeFrames = fade
+        return playlistAudio.commands(for:)
     }
 
     public var document: Document { playlist.document }
@@ -318,6 +336,7 @@ public final class Player {
             end = .finished
             return
         }
+        noticeSceneChange(heard: heard, heardFrame: heardFrame, now: now)
         let offset = viewer.pageOffset(at: now, context: viewerContext)
         let composeStart = dependencies.now()
         let frame = composeFrame(heard: heard, offset: offset, now: now)
@@ -393,6 +412,9 @@ public final class Player {
         case .input(let input):
             if input.isPointer { cursor.pointerUsed(at: now) }
             if case .pointerUp(let point) = input, tap(at: point, now: now) { return }
+            // A release of a moved page pages by the drag: the viewer slides it already.
+            if case .pointerUp = input, viewer.pageOffset(at: now, context: viewerContext) != 0 { navigatingByDrag = true }
+            defer { navigatingByDrag = false }
             for intent in viewer.handle(input, at: now, context: viewerContext) { perform(intent, from: .viewer, now: now) }
         }
     }
@@ -448,7 +470,7 @@ public final class Player {
         for effect in state.decide(intent, from: source, document: document, playhead: playback.commanded, now: now) {
             switch effect {
             case .log(let name, let detail): log?.event(name, monotonic: now, detail: detail)
-            case .navigate(let navigation): navigate(navigation)
+            case .navigate(let navigation): navigate(navigation, now: now)
             case .pause: if let sync { sync.pause(playback) } else { playback.pause() }
             case .resume: if let sync { sync.resume(playback) } else { playback.resume() }
             case .seek(let scene, let seconds):
@@ -474,10 +496,13 @@ public final class Player {
         return problem
     }
 
-    /// Moves the playlist, or on a shared show the show for every player (this playback follows it like the others).
-    private func navigate(_ navigation: Navigation) {
-        let heard = playback.current
-        outgoing = (heard.sceneIndex, heard.sceneTime(sampleRate: sampleRate))
+    /// Moves the playlist, or on a shared show the show for every player (this playback follows it like the others),
+    /// and begins the scene change's transition: the page shown now is left, frozen, and the scene navigated to comes in
+    /// (forward from the right, backward from the left; a jump by its direction, the wrap from the last to the first
+    /// forward), its time starting at the frame the navigation acts on, as without a transition.
+    private func navigate(_ navigation: Navigation, now: Double) {
+        let from = playback.commanded.sceneIndex
+        let changeFrame = playback.nextCommandFrame
         switch (navigation, sync) {
         case (.next, let sync?): sync.next(playback)
         case (.next, nil): playback.next()
@@ -489,6 +514,57 @@ public final class Player {
         case (.restart, nil): playback.restart()
         }
         updateTitle()
+        let commanded = playback.commanded
+        guard !commanded.hasEnded else { return }
+        let to = commanded.sceneIndex
+        let forward = switch navigation {
+        case .next: true
+        case .previous, .restart: false
+        case .scene: to > from
+        }
+        awaitedChange = changeFrame
+        begin(from: shown, to: to, forward: forward, changeFrame: changeFrame, now: now)
+    }
+
+    /// Begins (or retargets) the transition of a scene change to `to`, leaving `left` frozen.
+    private func begin(from left: (scene: Int, time: Double), to: Int, forward: Bool, changeFrame: Int64, now: Double) {
+        // A drag's release already slides its page, whatever the option.
+        let style: TransitionStyle = navigatingByDrag ? .slide : options.transition
+        guard style != .none else {
+            transition = nil
+            return
+        }
+        if var transition, transition.style == style {
+            transition.retarget(to: to, leaving: left.time, forward: forward, changeFrame: changeFrame, at: now)
+            self.transition = transition
+        } else {
+            transition = SceneTransition(style: style, from: left.scene, frozenAt: left.time, to: to, forward: forward,
+                                         changeFrame: changeFrame, at: now)
+        }
+        if style == .slide, !navigatingByDrag { viewer.slideIn(forward: forward, at: now, context: viewerContext) }
+    }
+
+    /// Notices the heard scene change no navigation made here (a scene's end, a shared show moved by another player)
+    /// and lets it transition too: a scene that ended frozen at its end, the next coming in forward; a scene moved away
+    /// from as it was shown, the other coming in by the direction of the move.
+    private func noticeSceneChange(heard: PlaylistPosition, heardFrame: Double, now: Double) {
+        defer { lastHeardScene = heard.sceneIndex }
+        if let awaited = awaitedChange {
+            // Until the navigation is heard, the scene heard is still the one being left.
+            guard heardFrame >= Double(awaited) else { return }
+            awaitedChange = nil
+            return
+        }
+        guard let last = lastHeardScene, heard.sceneIndex != last, !heard.hasEnded,
+              document.scenes.indices.contains(last) else { return }
+        let count = document.scenes.count
+        let duration = document.scenes[last].duration.doubleValue
+        // The scene ended when the next one follows within a moment of its end; otherwise the show was moved by another
+        // player (`--link`) and the scene is left as it was shown.
+        let ended = heard.sceneIndex == (last + 1) % count && (shown.scene != last || duration - shown.time < 0.5)
+        let time = ended || shown.scene != last ? duration : shown.time
+        let frame = Int64(heardFrame.rounded(.down))
+        begin(from: (last, time), to: heard.sceneIndex, forward: ended || heard.sceneIndex > last, changeFrame: frame, now: now)
     }
 
     /// The one place the sound output's gain is set.
@@ -532,12 +608,16 @@ public final class Player {
                 reopenAudio(for: loaded, previous: previous)
                 soundSignature = signature
             } else {
-                playback.replaceDocument(loaded.document, soundCommands: Self.soundCommands(loaded.document, audio: audio))
+                playback.replaceDocument(loaded.document, soundCommands: Self.soundCommands(loaded.document, audio: audio, transition: options.transition))
             }
             banner = soundProblems
             watch.watch(loaded.watchedPaths)
             log?.event("reloaded", monotonic: now, detail: reason)
             updateTitle()
+            // The scenes may have moved (and the sound clock started over): the picture starts from what it hears.
+            transition = nil
+            awaitedChange = nil
+            lastHeardScene = nil
         }
     }
 
@@ -553,7 +633,7 @@ public final class Player {
         let index = scenes.firstIndex { $0.id == id } ?? min(position.sceneIndex, scenes.count - 1)
         // Whole frames: the new output starts on a frame of its own anyway.
         let time = min(Rational(Int128(position.sceneFrame.rounded(.down)), Int128(audio.output.sampleRate)), scenes[index].duration)
-        playback = PlaylistPlayback(document: loaded.document, soundCommands: Self.soundCommands(loaded.document, audio: audio),
+        playback = PlaylistPlayback(document: loaded.document, soundCommands: Self.soundCommands(loaded.document, audio: audio, transition: options.transition),
                                     output: audio.output, end: options.wraps ? .wrap : .stop, sceneIndex: index,
                                     sceneTime: position.hasEnded ? scenes[index].duration : time, paused: position.isPaused)
         setOutputVolume(state.outputVolume)
@@ -578,7 +658,6 @@ public final class Player {
     /// The snapshot of one window frame: the heard scene at the heard time (with its neighbour while a
     /// page moves), and the overlay.
     public func composeFrame(heard: PlaylistPosition, offset: Double, now: Double) -> Snapshot {
-        let count = document.scenes.count
         let heardTime = heard.sceneTime(sampleRate: sampleRate)
         var overlay: [NodeSnapshot] = []
         let composer = OverlayComposer(layout: viewer.layout)
@@ -590,27 +669,75 @@ public final class Player {
             banner: banner, toast: state.toast(at: now), hold: viewer.holdFeedback(at: now), text: state.text(for: document.languages))
         overlay = composer.nodes(for: content)
 
-        guard offset != 0 else {
-            let scene = dependencies.scenes.snapshot(of: document, scene: heard.sceneIndex, time: heardTime, language: language, taps: heard.taps)
-            return FrameComposer.compose(scene: scene, overlay: overlay)
+        if let transition, hasSettled(transition, offset: offset, now: now) { self.transition = nil }
+        if let transition {
+            return compose(transition, heard: heard, offset: offset, now: now, overlay: overlay)
         }
-        // While a page moves, the page is the scene last navigated to (it may not be heard yet).
-        let commanded = playback.commanded
-        let page = commanded.sceneIndex
-        func time(of scene: Int) -> Double {
-            if scene == heard.sceneIndex { return heardTime }
-            if scene == page { return commanded.sceneTime(sampleRate: sampleRate) }
-            if let outgoing, outgoing.scene == scene { return outgoing.time }
-            return 0
+        shown = (heard.sceneIndex, heardTime)
+        let scene = dependencies.scenes.snapshot(of: document, scene: heard.sceneIndex, time: heardTime, language: language, taps: heard.taps)
+        guard offset != 0 else { return FrameComposer.compose(scene: scene, overlay: overlay) }
+        // A drag at rest: the page beside it is the scene a release would page to, from its start.
+        return FrameComposer.compose(scene: scene, offset: offset, neighbour: neighbour(of: heard.sceneIndex, offset: offset),
+                                     overlay: overlay)
+    }
+
+    /// Whether the transition is over: its page at rest (or its fade done) and the navigation heard.
+    private func hasSettled(_ transition: SceneTransition, offset: Double, now: Double) -> Bool {
+        guard awaitedChange == nil, offset == 0 else { return false }
+        switch transition.style {
+        case .crossfade: return transition.fadeProgress(at: now) >= 1
+        default: return !viewer.isAnimating(at: now)
         }
-        var neighbourIndex = offset > 0 ? page - 1 : page + 1
-        if options.wraps { neighbourIndex = (neighbourIndex + count) % count }
-        let neighbour = (0..<count).contains(neighbourIndex) && neighbourIndex != page
-            ? dependencies.scenes.snapshot(of: document, scene: neighbourIndex, time: time(of: neighbourIndex), language: language)
-            : nil
-        let scene = dependencies.scenes.snapshot(of: document, scene: page, time: time(of: page), language: language,
-                                                 taps: page == heard.sceneIndex ? heard.taps : [:])
-        return FrameComposer.compose(scene: scene, offset: offset, neighbour: neighbour, overlay: overlay)
+    }
+
+    /// The scene a drag by `offset` shows beside `page` (its previous to the left, its next to the right), at its start.
+    private func neighbour(of page: Int, offset: Double) -> Snapshot? {
+        let count = document.scenes.count
+        var index = offset > 0 ? page - 1 : page + 1
+        if options.wraps { index = (index + count) % count }
+        guard (0..<count).contains(index), index != page else { return nil }
+        return dependencies.scenes.snapshot(of: document, scene: index, time: 0, language: language)
+    }
+
+    /// A frame of a scene change: the pages left, frozen, beside the incoming page (slide, moved by the page offset) or
+    /// beneath it (crossfade, the incoming page's opacity rising). The incoming scene shows its heard time once its
+    /// change is heard, its start until then.
+    private func compose(_ transition: SceneTransition, heard: PlaylistPosition, offset: Double, now: Double,
+                         overlay: [NodeSnapshot]) -> Snapshot {
+        let live = awaitedChange == nil && heard.sceneIndex == transition.incoming
+        let time = live ? heard.sceneTime(sampleRate: sampleRate) : 0
+        shown = (transition.incoming, time)
+        let incoming = dependencies.scenes.snapshot(of: document, scene: transition.incoming, time: time, language: language,
+                                                    taps: live ? heard.taps : [:])
+        func snapshot(_ page: SceneTransition.LeftPage) -> Snapshot {
+            let key = "\(page.scene)@\(page.time)@\(language)"
+            if let snapshot = leftSnapshots[key] { return snapshot }
+            let snapshot = dependencies.scenes.snapshot(of: document, scene: page.scene, time: page.time, language: language)
+            leftSnapshots[key] = snapshot
+            return snapshot
+        }
+        let width = canvasSize.width
+        var pages: [FrameComposer.Page] = []
+        switch transition.style {
+        case .crossfade:
+            pages = transition.left.enumerated().map { index, page in
+                FrameComposer.Page(snapshot(page), offset: offset, opacity: page.opacity, id: "page.left\(index)")
+            }
+            pages.append(FrameComposer.Page(incoming, offset: offset, opacity: transition.fadeProgress(at: now), id: "page.incoming"))
+        default:
+            // Side by side, the incoming page first (as the page being dragged is).
+            pages = [FrameComposer.Page(incoming, offset: offset, id: "page.incoming")]
+            pages += transition.left.enumerated().filter { abs(offset + Double($0.element.slot) * width) < width }.map { index, page in
+                FrameComposer.Page(snapshot(page), offset: offset + Double(page.slot) * width, id: "page.left\(index)")
+            }
+        }
+        // Where the page shows a side no page was left on (a caught page dragged on), the neighbour a release pages to.
+        let side = offset > 0 ? -1 : 1
+        if offset != 0, !(transition.style == .slide && transition.left.contains(where: { $0.slot == side })),
+           let neighbour = neighbour(of: transition.incoming, offset: offset) {
+            pages.append(FrameComposer.Page(neighbour, offset: offset + Double(side) * width, id: "page.neighbour"))
+        }
+        return FrameComposer.compose(pages: pages, canvas: canvasSize, overlay: overlay)
     }
 }
 

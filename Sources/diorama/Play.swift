@@ -17,7 +17,8 @@ struct Play: ParsableCommand {
             errors keeps the last good version playing and shows the errors in a banner.
 
             Click the right half for the next scene, the left half for the previous one; press and hold to \
-            pause; drag sideways to page. Keys: Space pause, Right/Left next/previous, Home restart, \
+            pause; drag sideways to page. Every scene change slides (--transition crossfade or none). \
+            Keys: Space pause, Right/Left next/previous, Home restart, \
             1-9 jump, L language (saved in $XDG_CONFIG_HOME/diorama/settings.json), M mute, +/- volume, \
             F fullscreen, R reload, H hide the overlay, ? help, Q or Esc quit.
 
@@ -84,6 +85,10 @@ struct Play: ParsableCommand {
     @Flag(help: "Play without sound, on the monotonic clock.")
     var noAudio = false
 
+    @Option(help: ArgumentHelp("How the picture changes scene: slide (as a drag pages), crossfade, or none (a cut). The beds fade over the change; cues keep their samples.",
+                               valueName: "slide|crossfade|none"))
+    var transition: TransitionStyle = .slide
+
     @Option(help: ArgumentHelp("Threads drawing each frame, for large screens (4K) on several cores; 0 for every core. The pictures are the same.", valueName: "N"))
     var renderThreads: Int = 1
 
@@ -134,6 +139,7 @@ struct Play: ParsableCommand {
         options.logPath = log
         options.onlyScene = only
         options.sceneOffset = sceneOffset
+        options.transition = transition
 
         var liveOutput: LiveSoundOutput?
         let production = PlayerDependencies.production(
@@ -288,6 +294,7 @@ extension Play {
 }
 
 extension WindowRenderer: ExpressibleByArgument {}
+extension TransitionStyle: ExpressibleByArgument {}
 
 private func printError(_ text: String) {
     StandardStreams.writeError(text + "\n")

@@ -26,6 +26,7 @@ final class PlayerHarness {
     /// - Parameters:
     ///   - load: the loader (default: the fixture story, always loading).
     ///   - latency: frames between the write frame and what is heard.
+    ///   - transition: cuts unless a test asks for a transition (the tests of what a scene shows read it at once).
     init(scenesPath: String = "story.json", windowSize: Size? = nil, wraps: Bool = true, showsOverlay: Bool = true, language: String? = nil,
          settingsPath: String? = nil, latency: Int64 = 0,
          renderer: any SnapshotRendering = FlatRenderer(), windowRenderer: WindowRenderer = .auto,
@@ -33,7 +34,7 @@ final class PlayerHarness {
          audioOpened: @escaping (LoadedPlaylist) -> [String] = { _ in [] },
          scenes: any SceneSource = ClockSceneSource(),
          sharedClock: (ManualClock) -> (any SharedShowClock)? = { _ in nil }, onlyScene: String? = nil, sceneOffset: Int = 0,
-         embedded: Bool = false, fullscreen: Bool = false) throws {
+         embedded: Bool = false, fullscreen: Bool = false, transition: TransitionStyle = .none) throws {
         let temporary = try TemporaryFolder()
         let settingsPath = settingsPath ?? temporary.path("diorama/settings.json")
         let clock = ManualClock()
@@ -49,6 +50,7 @@ final class PlayerHarness {
         options.onlyScene = onlyScene
         options.sceneOffset = sceneOffset
         options.fullscreen = fullscreen
+        options.transition = transition
         var dependencies = PlayerDependencies(
             load: load ?? { _ in .success(LoadedPlaylist(document: PlayerFixtures.story(), baseDirectory: "/", watchedPaths: [])) },
             scenes: scenes,

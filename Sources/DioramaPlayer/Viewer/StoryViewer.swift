@@ -154,6 +154,17 @@ public struct StoryViewer: Sendable, Equatable {
         }
     }
 
+    /// Slides the page of a scene change that no drag started (a key, a click on a half, a dot, a controller, the
+    /// scene's end): the page coming in starts one width beside where the current page is (`forward`: on its right)
+    /// and settles with the drag's spring, so a slide under way is retargeted without a jump and a press catches it.
+    /// A drag in progress is let go (the keys moved the page).
+    public mutating func slideIn(forward: Bool, at time: Double, context: ViewerContext) {
+        let offset = pageOffset(at: time, context: context)
+        if case .press(_, _, _, true, _) = gesture { gesture = nil }
+        let width = layout.canvas.width
+        settle = PageSpring(startOffset: offset + (forward ? width : -width), startTime: time, response: SceneTransition.response)
+    }
+
     private func dragOffset(start: Point, current: Point, context: ViewerContext) -> Double {
         let travel = current.x - start.x
         if travel < 0, !context.hasNext { return travel * edgeResistance }
