@@ -77,7 +77,7 @@ public final class CairoSnapshotRenderer: SnapshotRendering {
     public var preparedArtWork: ArtWork? { preparation?.artWork }
 }
 
-/// A renderer drawing a scene's first frames on a thread of its own, below the frame loop's priority.
+/// A renderer drawing a scene's first frames on a thread of its own.
 final class ScenePreparation: @unchecked Sendable {
     // @unchecked Sendable: `renderer` is made and used only by the preparing thread until it sets `isReady` under
     // `lock`; from then on only by the one thread that takes it (`take`, under the same lock). `frames` is read only
@@ -95,8 +95,8 @@ final class ScenePreparation: @unchecked Sendable {
         self.scene = scene
         self.width = width
         self.height = height
+        // At the frame loop's priority: at a lower one, a machine busy with other work starves it past the scene's end.
         let thread = Thread { [self] in
-            Self.yieldToFrameLoop()
             let prepared = make()
             // A frame that fails to draw here fails in the frame loop too, where it is reported.
             try? prepared.prepare(frames, width: width, height: height)

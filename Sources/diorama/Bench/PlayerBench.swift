@@ -158,7 +158,7 @@ struct PlayerBench: ParsableCommand {
                 print("    total       " + figures(frames.map { costs[$0].total }))
             }
         }
-        let changes = SceneChangeFigures(scenes: scenes, totals: costs.map(\.total), sceneIDs: sceneIDs)
+        let changes = SceneChangeFigures(scenes: scenes, totals: costs.map(\.total), renderCPU: renderCPU, sceneIDs: sceneIDs)
         print("scene changes (\(threads) render thread\(threads == 1 ? "" : "s"), next scene prepared ahead: "
               + "\(noPreroll ? "no" : "yes, \(timedRenderer.sceneChanges.prepared) of \(timedRenderer.sceneChanges.prepared + timedRenderer.sceneChanges.unprepared) changes met it ready")):")
         for line in changes.lines { print("  " + line) }
@@ -232,11 +232,15 @@ struct SceneChangeFigures {
 
     /// `scenes` and `totals`: per drawn frame, the scene shown and its cost in seconds (the run's first frame, drawn
     /// while the window opened, is no scene change).
-    init(scenes: [Int], totals: [Double], sceneIDs: [String]) {
+    /// `renderCPU`: the render stage's CPU seconds on this thread, per frame (what other processes inflate least).
+    init(scenes: [Int], totals: [Double], renderCPU: [Double], sceneIDs: [String]) {
         var byScene: [Int: (changes: Int, worst: Double, over: Int)] = [:]
         var all = (changes: 0, worst: 0.0, over: 0)
+        var cpu = (worst: 0.0, over: 0)
         for index in scenes.indices.dropFirst() where scenes[index] != scenes[index - 1] {
             let frames = totals[index..<min(totals.count, index + Self.window)]
+            let cpuFrames = renderCPU[index..<min(renderCPU.count, index + Self.window)]
+            cpu = (max(cpu.worst, cpuFrames.max() ?? 0), cpu.over + cpuFrames.filter { $0 > Self.budget }.count)
             let worst = frames.max() ?? 0, over = frames.filter { $0 > Self.budget }.count
             let scene = scenes[index]
             let before = byScene[scene] ?? (0, 0, 0)
@@ -248,6 +252,8 @@ struct SceneChangeFigures {
                             run.filter { $0 > Self.budget }.count, run.count))
         lines.append(String(format: "%d changes: worst frame %.1f ms, %d of their first %d frames over 16.7 ms",
                             all.changes, all.worst * 1000, all.over, all.changes * Self.window))
+        lines.append(String(format: "  by the render stage's CPU time on this thread: worst %.1f ms, %d frames over 16.7 ms",
+                            cpu.worst * 1000, cpu.over))
         for scene in byScene.keys.sorted() {
             let figures = byScene[scene]!
             let name = scene < sceneIDs.count ? sceneIDs[scene] : "\(scene)"
