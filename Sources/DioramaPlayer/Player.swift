@@ -381,8 +381,9 @@ public final class Player {
         guard next != heard.sceneIndex else { return }
         let viewport = letterbox.viewport
         dependencies.renderer.prepare(scene: next, width: max(1, Int(viewport.width)), height: max(1, Int(viewport.height))) {
-            // Its start and the next moments, over which the art it shows first appears.
-            [0, 1.0 / 60, 0.1, 0.25].map { time in
+            // The moments after its start, over which the art it shows first appears, and its start last: the first
+            // frame shown then draws only what changed since.
+            [0.25, 0.1, 1.0 / 60, 0].map { time in
                 composeFrame(heard: PlaylistPosition(sceneIndex: next, sceneFrame: time * Double(sampleRate)), offset: 0, now: now)
             }
         }

@@ -6,20 +6,30 @@ import DioramaTimeline
 // loop then draws with it: its caches already hold that art.
 
 extension FrameRenderer {
-    /// Draws `frames` at `width`×`height` into pixels of its own and throws them away, keeping only the caches of art
-    /// (with `threads` above 1, every part is drawn by this renderer and each helper in turn on the calling thread, so
-    /// that whichever thread draws a part later finds its art). The next frame is drawn whole, as by a new renderer.
+    /// Draws `frames` at `width`×`height` into pixels of its own, in order, and keeps what drawing them left: the caches
+    /// of art, and the last frame's pictures (so a frame shown next that differs little from the last one prepared
+    /// draws only what changed). With `threads` above 1, every part is first drawn by this renderer and each helper in
+    /// turn on the calling thread, so that whichever thread draws a part later finds its art; those pictures are
+    /// thrown away (parts drawn over one another) and the frames drawn again on the threads.
     /// Call it on the thread that owns the renderer until it is handed to the frame loop.
     public func prepare(_ frames: [Snapshot], width: Int, height: Int) throws {
         guard width > 0, height > 0, !frames.isEmpty else { return }
         let stride = width * 4
         let pixels = UnsafeMutableRawPointer.allocate(byteCount: stride * height, alignment: 16)
-        drawsPartsWithEveryWorker = true
         defer {
-            drawsPartsWithEveryWorker = false
-            // Parts drawn twice over one another leave pixels no frame has: nothing drawn here is kept.
-            forgetFrames()
+            // The pixels go: the next frame is not drawn over them.
+            forgetTarget()
             pixels.deallocate()
+        }
+        if threads > 1 {
+            drawsPartsWithEveryWorker = true
+            defer {
+                drawsPartsWithEveryWorker = false
+                forgetFrames()
+            }
+            for frame in frames {
+                try render(frame, into: pixels, width: width, height: height, stride: stride, holdsLastFrame: false)
+            }
         }
         for frame in frames {
             try render(frame, into: pixels, width: width, height: height, stride: stride, holdsLastFrame: false)

@@ -157,6 +157,9 @@ public final class FrameRenderer {
         bandCosts = []
     }
 
+    /// Forgets the pixels the last frame was rendered into (they are gone): the next render does not draw over them.
+    func forgetTarget() { lastTarget = nil }
+
     /// Renders a snapshot into a new frame of `width`×`height` pixels.
     public func render(_ snapshot: Snapshot, width: Int, height: Int) throws -> RenderedFrame {
         var frame = RenderedFrame(width: width, height: height)
