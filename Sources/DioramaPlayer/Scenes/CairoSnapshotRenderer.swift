@@ -144,22 +144,11 @@ final class ScenePreparation: @unchecked Sendable {
     }
 
     /// Frees a renderer no other thread refers to on a thread of its own: its caches (hundreds of megabytes of rasters
-    /// at 4K) are not given back during a frame.
+    /// at 4K) are not given back during a frame. At the frame loop's priority, so that a busy machine does not keep two
+    /// scenes' caches waiting to be freed.
     static func free(_ renderer: FrameRenderer) {
         let last = LastReference(renderer)
-        let thread = Thread {
-            yieldToFrameLoop()
-            last.drop()
-        }
-        thread.start()
-    }
-
-    /// Lowers this thread's priority so that the frame loop goes first: on Linux the nice value is each thread's own,
-    /// and `PRIO_PROCESS` with 0 names the calling thread.
-    static func yieldToFrameLoop() {
-        #if os(Linux)
-        setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
-        #endif
+        Thread { last.drop() }.start()
     }
 }
 
