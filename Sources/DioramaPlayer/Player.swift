@@ -353,6 +353,7 @@ public final class Player {
         frames.needsDraw = false
         frames.lastSkipped = false
         var renderFailure: String?
+        dependencies.renderer.show(scene: heard.sceneIndex)
         let cost = try window.drawFrame(viewport: letterbox.viewport, clock: dependencies.now) { pixels, width, height, stride, holdsLastDraw in
             do {
                 try dependencies.renderer.draw(frame, into: pixels, width: width, height: height, stride: stride,
@@ -376,6 +377,7 @@ public final class Player {
         let heardAtPresent = audio.output.heardFrame()
         let heardAtPresentRead = dependencies.now()
         frames.observePresentation(heardBefore: heardNow, heardAfter: heardAtPresent, sampleRate: sampleRate)
+        prepareNextScene(after: heard, now: now)
         if let log {
             let rate = Double(sampleRate)
             log.frame(FrameLogEntry(index: frames.presented, monotonic: presented, audioFrame: heardFrame, audioClock: heardFrame / rate,
@@ -391,6 +393,23 @@ public final class Player {
         frames.presented += 1
         if let limit = options.maximumFrames, frames.presented >= limit { end = .limitReached }
         if let limit = options.maximumDuration, presented - startTime >= limit { end = .limitReached }
+    }
+
+    /// Has the renderer prepare the scene after `heard`'s on another thread (its first frames, composed as they will be
+    /// drawn, at the window's size), so that the scene change does not stall a frame on its art.
+    private func prepareNextScene(after heard: PlaylistPosition, now: Double) {
+        let count = document.scenes.count
+        guard options.wraps || heard.sceneIndex + 1 < count else { return }
+        let next = (heard.sceneIndex + 1) % count
+        guard next != heard.sceneIndex else { return }
+        let viewport = letterbox.viewport
+        dependencies.renderer.prepare(scene: next, width: max(1, Int(viewport.width)), height: max(1, Int(viewport.height))) {
+            // The moments after its start, over which the art it shows first appears, and its start last: the first
+            // frame shown then draws only what changed since.
+            [0.25, 0.1, 1.0 / 60, 0].map { time in
+                composeFrame(heard: PlaylistPosition(sceneIndex: next, sceneFrame: time * Double(sampleRate)), offset: 0, now: now)
+            }
+        }
     }
 
     /// Keeps a loop without working vsync near 60 frames per second (`FrameRecord.pacingDelay`).

@@ -29,6 +29,32 @@ public protocol SnapshotRendering: AnyObject {
     /// drawn again), so it may write only what changed.
     func draw(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int,
               holdsLastFrame: Bool) throws
+    /// Prepares `scene` (0-based) ahead, on another thread, so that its first frames at `width`×`height` cost no more
+    /// than the frames after them: `frames` composes them as the frame loop will (called at once, and only when a
+    /// preparation starts). Asked every frame for the scene to come; does nothing when that scene is prepared already.
+    func prepare(scene: Int, width: Int, height: Int, frames: () -> [Snapshot])
+    /// The frames drawn from now on show `scene` (called before each frame is drawn).
+    func show(scene: Int)
+    /// The scene changes met so far with the scene prepared, and without.
+    var sceneChanges: SceneChanges { get }
+}
+
+extension SnapshotRendering {
+    /// Nothing prepared: for renderers whose first frames cost no more than the others.
+    public func prepare(scene: Int, width: Int, height: Int, frames: () -> [Snapshot]) {}
+    public func show(scene: Int) {}
+    public var sceneChanges: SceneChanges { SceneChanges() }
+}
+
+/// Scene changes a renderer met with the scene prepared ahead, and without (navigated to before it was ready, or not
+/// prepared at all).
+public struct SceneChanges: Sendable, Equatable {
+    public var prepared = 0
+    public var unprepared = 0
+    public init(prepared: Int = 0, unprepared: Int = 0) {
+        self.prepared = prepared
+        self.unprepared = unprepared
+    }
 }
 
 /// A scenes file that loaded, and the files to watch for live reload.

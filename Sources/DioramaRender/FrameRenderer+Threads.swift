@@ -173,10 +173,18 @@ extension FrameRenderer {
         let idle = helpersIdle
         helpersIdle = false
         defer { helpersIdle = idle }
-        withoutActuallyEscaping(body) { body in
-            nonisolated(unsafe) let body = body, workers = workers
-            DispatchQueue.concurrentPerform(iterations: min(workers.count, count)) { worker in
-                while let index = next.take(below: count) { body(workers[worker], index) }
+        if drawsPartsWithEveryWorker {
+            // Preparing a scene ahead (FrameRenderer+Preparation.swift): on this thread alone, every part by every
+            // renderer, so that each one's caches hold what any part needs, whichever thread draws it later.
+            for index in 0..<count {
+                for worker in workers { body(worker, index) }
+            }
+        } else {
+            withoutActuallyEscaping(body) { body in
+                nonisolated(unsafe) let body = body, workers = workers
+                DispatchQueue.concurrentPerform(iterations: min(workers.count, count)) { worker in
+                    while let index = next.take(below: count) { body(workers[worker], index) }
+                }
             }
         }
         for helper in helpers where !helper.warnings.isEmpty {

@@ -100,6 +100,10 @@ public final class FrameRenderer {
         statistics.occludedParts + (threads > 1 ? helpers.map(\.statistics.occludedParts).reduce(0, +) : 0)
     }
 
+    /// True while preparing a scene ahead: parts meant for the threads are drawn on the calling thread, each by this
+    /// renderer and every helper (FrameRenderer+Preparation.swift).
+    var drawsPartsWithEveryWorker = false
+
     /// Threads drawing each frame (1: the calling thread alone).
     public let threads: Int
     /// Renderers drawing parts of frames on the other threads (each with its own caches and font map).
@@ -121,7 +125,9 @@ public final class FrameRenderer {
         self.init(imageDirectory: imageDirectory, threads: threads, privateFontMap: threads > 1)
     }
 
-    init(imageDirectory: URL?, threads: Int, privateFontMap: Bool) {
+    /// `privateFontMap`: a font map of its own instead of the calling thread's default one (pango's font maps are not
+    /// thread-safe): for a renderer made on one thread and drawing on another, as a scene prepared ahead is.
+    public init(imageDirectory: URL?, threads: Int, privateFontMap: Bool) {
         self.imageDirectory = imageDirectory
         self.threads = max(1, threads)
         textLayouts = TextLayoutCache(privateFontMap: privateFontMap)
@@ -135,6 +141,24 @@ public final class FrameRenderer {
         cairo_destroy(measuring)
         cairo_surface_destroy(measuringSurface)
     }
+
+    /// Forgets every picture of earlier frames (still prefixes, the last frame and its footprints, the target): the
+    /// next frame is drawn whole, as by a new renderer, with the caches of art kept.
+    func forgetFrames() {
+        staticPrefixes = []
+        previousFrame = nil
+        unchangedRun = (0, 0)
+        recentUnchanged = []
+        lastFrame = nil
+        lastFrameIsCurrent = false
+        lastFootprints = []
+        lastTarget = nil
+        wholeFrames = 0
+        bandCosts = []
+    }
+
+    /// Forgets the pixels the last frame was rendered into (they are gone): the next render does not draw over them.
+    func forgetTarget() { lastTarget = nil }
 
     /// Renders a snapshot into a new frame of `width`×`height` pixels.
     public func render(_ snapshot: Snapshot, width: Int, height: Int) throws -> RenderedFrame {
@@ -428,6 +452,7 @@ public final class FrameRenderer {
 
     func image(atPath path: String) -> OpaquePointer? {
         if let cached = images[path] { return cached }
+        statistics.decodedPictures += 1
         let resolved = resolvedImagePath(path)
         var surface: OpaquePointer? = nil
         switch PNGFile.load(resolved) {
@@ -483,6 +508,11 @@ struct RenderStatistics: Equatable {
     var layeredRuns = 0
     /// The damage areas the last frame drew (empty: nothing changed; nil: the whole frame).
     var lastDamage: [PixelRect]?
+    /// Pictures decoded from files, SVG and Lottie files loaded and texts laid out with pango: what a scene's first
+    /// frame pays for beside the rasters (`ArtWork`).
+    var decodedPictures = 0
+    var loadedDrawings = 0
+    var laidOutTexts = 0
 }
 
 /// What a cached static prefix depends on besides its nodes.

@@ -58,6 +58,7 @@ extension FrameRenderer {
     func vectorArt(atPath path: String) -> VectorArt? {
         let resolved = resolvedImagePath(path)
         if let cached = vectorArt[resolved] { return cached }
+        statistics.loadedDrawings += 1
         var art: VectorArt?
         do {
             art = try VectorArt.load(path: resolved, allowedRoot: imageDirectory?.standardizedFileURL.path)

@@ -9,6 +9,9 @@ import Foundation
 final class LottieCache {
     private var animations: [String: LottieAnimation?] = [:]
 
+    /// True when the file at `resolved` was loaded (or refused) already.
+    func holds(_ resolved: String) -> Bool { animations[resolved] != nil }
+
     /// The animation at `resolved`, loaded once; nil (remembered) when it cannot be loaded, with `warn` called once.
     /// - Parameter allowedRoot: the folder image assets may not leave (the scenes file's); nil is the Lottie file's own.
     func animation(atPath resolved: String, allowedRoot: String?, warn: (String) -> Void) -> LottieAnimation? {
@@ -38,6 +41,7 @@ extension FrameRenderer {
         let box = BoundingBox(lottie.rect)
         guard box.nonEmptyBox != nil else { return }
         let resolved = resolvedImagePath(lottie.path)
+        if !lotties.holds(resolved) { statistics.loadedDrawings += 1 }
         guard let animation = lotties.animation(atPath: resolved, allowedRoot: imageDirectory?.standardizedFileURL.path, warn: { warn($0) }) else { return }
         var ctm = cairo_matrix_t()
         cairo_get_matrix(cr, &ctm)

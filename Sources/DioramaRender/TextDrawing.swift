@@ -58,6 +58,8 @@ final class TextLayoutCache {
 
     private let context: OpaquePointer
     private var entries: [Key: Entry] = [:]
+    /// Layouts made, for tests and benches.
+    private(set) var made = 0
 
     /// With `privateFontMap`, layouts use a font map of their own rather than the calling thread's default: a font
     /// map is not thread-safe, and a renderer drawing part of a frame is used on whichever thread draws it.
@@ -88,6 +90,7 @@ final class TextLayoutCache {
                       alignmentX: text.alignment.x)
         if let entry = entries[key] { return entry }
         if entries.count > 512 { entries.removeAll() }  // Bounded: labels are few; a ticking counter would not be.
+        made += 1
         let layout = pango_layout_new(context)!
         pango_layout_set_text(layout, text.text, -1)
         let description = pango_font_description_new()!

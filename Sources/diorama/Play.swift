@@ -92,6 +92,9 @@ struct Play: ParsableCommand {
     @Option(help: ArgumentHelp("Threads drawing each frame, for large screens (4K) on several cores; 0 for every core. The pictures are the same.", valueName: "N"))
     var renderThreads: Int = 1
 
+    @Flag(help: ArgumentHelp("Do not prepare the next scene ahead (its first frame then pays for its art, as a benchmark's reference).", visibility: .hidden))
+    var noPreroll = false
+
     @Flag(help: "Play in step with the other players on the local network (Ableton Link): same scene, same moment, cues together; navigation on any player moves them all.")
     var link = false
 
@@ -144,7 +147,8 @@ struct Play: ParsableCommand {
         var liveOutput: LiveSoundOutput?
         let production = PlayerDependencies.production(
             audioDevice: noAudio ? nil : audioDevice, periodFrames: audioPeriod,
-            renderThreads: renderThreads == 0 ? ProcessInfo.processInfo.activeProcessorCount : renderThreads) {
+            renderThreads: renderThreads == 0 ? ProcessInfo.processInfo.activeProcessorCount : renderThreads,
+            preparesScenes: !noPreroll) {
             liveOutput = $0
             // Lines about the device (lost, back) while playing, as they happen.
             $0.report = { printError($0) }

@@ -27,8 +27,9 @@ public enum LiveAudio {
 extension PlayerDependencies {
     /// The real modules: the document loader, the scene evaluator, the cairo renderer and live ALSA sound.
     /// `opened` receives the live output once it exists, so the caller can stop it and read its statistics.
-    /// `renderThreads`: threads drawing each window frame.
-    public static func production(audioDevice: String?, periodFrames: Int, renderThreads: Int = 1,
+    /// `renderThreads`: threads drawing each window frame; `preparesScenes`: the next scene prepared ahead on another
+    /// thread (false for `--no-preroll`, to measure what a scene change costs without).
+    public static func production(audioDevice: String?, periodFrames: Int, renderThreads: Int = 1, preparesScenes: Bool = true,
                                   opened: @escaping (LiveSoundOutput) -> Void) -> PlayerDependencies {
         var renderer: CairoSnapshotRenderer?
         var sounds: SoundBankLoading?
@@ -37,7 +38,8 @@ extension PlayerDependencies {
             load: { path in
                 let result = PlaylistFiles.load(path: path)
                 if case .success(let playlist) = result, renderer == nil {
-                    renderer = CairoSnapshotRenderer(imageDirectory: playlist.baseDirectory, threads: renderThreads)
+                    renderer = CairoSnapshotRenderer(imageDirectory: playlist.baseDirectory, threads: renderThreads,
+                                                     preparesScenes: preparesScenes)
                     // Decode the sounds while the window opens and the first frame is drawn.
                     sounds = SoundBankLoading(playlist)
                 }
@@ -70,6 +72,14 @@ final class LazyRenderer: SnapshotRendering {
               holdsLastFrame: Bool) throws {
         try renderer.draw(snapshot, into: pixels, width: width, height: height, stride: stride, holdsLastFrame: holdsLastFrame)
     }
+
+    func prepare(scene: Int, width: Int, height: Int, frames: () -> [DioramaTimeline.Snapshot]) {
+        renderer.prepare(scene: scene, width: width, height: height, frames: frames)
+    }
+
+    func show(scene: Int) { renderer.show(scene: scene) }
+
+    var sceneChanges: SceneChanges { renderer.sceneChanges }
 }
 
 /// A playlist's sound bank decoded on a thread of its own.

@@ -19,13 +19,18 @@ struct PlayerBench: ParsableCommand {
             median and 95th percentile; the render stage also by this thread's CPU time (the wall time is far \
             above it only when other threads, such as a software OpenGL's, compete for the cores); and, when the run \
             reaches more than one scene, render and total by scene;
-              3. the frame rate with vsync off;
-              4. peak memory (VmHWM);
-              5. sync figures from the run's --log (or, with --analyze, from an existing log of `diorama play --log`).
+              3. scene changes: the worst frame and the frames over 16.7 ms (a missed 60 Hz vsync) among the first \
+            10 frames of each scene reached, over all changes and by the scene changed to, and over the whole run; \
+            and how many changes found the next scene prepared ahead (drawn on another thread beforehand; the hidden \
+            --no-preroll measures without);
+              4. the frame rate with vsync off;
+              5. peak memory (VmHWM);
+              6. sync figures from the run's --log (or, with --analyze, from an existing log of `diorama play --log`).
 
             Examples:
               swift build -c release && xvfb-run -s '-screen 0 1920x1080x24' .build/release/diorama bench player scenes.json
               xvfb-run -s '-screen 0 1920x1080x24' .build/release/diorama bench player scenes.json --seconds 62
+              xvfb-run -s '-screen 0 3840x2160x24' .build/release/diorama bench player --size 3840x2160 --seconds 62 --render-threads 2
               .build/release/diorama bench player --analyze play.jsonl
             """
     )
@@ -51,6 +56,12 @@ struct PlayerBench: ParsableCommand {
     @Option(help: ArgumentHelp("How frames reach the screen: auto, gpu or software.", valueName: "auto|gpu|software"))
     var renderer: WindowRenderer = .auto
 
+    @Option(help: ArgumentHelp("Threads drawing each frame, as `diorama play --render-threads` (0: every core).", valueName: "N"))
+    var renderThreads: Int = 1
+
+    @Flag(help: ArgumentHelp("Do not prepare the next scene ahead: the figures of a scene change without it.", visibility: .hidden))
+    var noPreroll = false
+
     @Option(help: ArgumentHelp("Only analyze this log of `diorama play --log`.", valueName: "FILE.jsonl"))
     var analyze: String?
 
@@ -74,7 +85,9 @@ struct PlayerBench: ParsableCommand {
         if let seconds { options.maximumDuration = seconds } else { options.maximumFrames = frames }
         options.logPath = logPath
         var live: LiveSoundOutput?
-        var dependencies = PlayerDependencies.production(audioDevice: noAudio ? nil : audioDevice, periodFrames: 256) { live = $0 }
+        let threads = renderThreads == 0 ? ProcessInfo.processInfo.activeProcessorCount : max(1, renderThreads)
+        var dependencies = PlayerDependencies.production(audioDevice: noAudio ? nil : audioDevice, periodFrames: 256,
+                                                         renderThreads: threads, preparesScenes: !noPreroll) { live = $0 }
         let timedRenderer = TimedRenderer(dependencies.renderer)
         dependencies.renderer = timedRenderer
         let player: Player
@@ -145,6 +158,10 @@ struct PlayerBench: ParsableCommand {
                 print("    total       " + figures(frames.map { costs[$0].total }))
             }
         }
+        let changes = SceneChangeFigures(scenes: scenes, totals: costs.map(\.total), renderCPU: renderCPU, sceneIDs: sceneIDs)
+        print("scene changes (\(threads) render thread\(threads == 1 ? "" : "s"), next scene prepared ahead: "
+              + "\(noPreroll ? "no" : "yes, \(timedRenderer.sceneChanges.prepared) of \(timedRenderer.sceneChanges.prepared + timedRenderer.sceneChanges.unprepared) changes met it ready")):")
+        for line in changes.lines { print("  " + line) }
         if let playing = player.frames.firstPlayingTime, costs.count > 1 {
             print(String(format: "frame rate with vsync off: %.1f frames per second", Double(costs.count - 1) / (end - playing)))
         }
@@ -194,5 +211,54 @@ private final class TimedRenderer: SnapshotRendering {
             draws += 1
         }
         try wrapped.draw(snapshot, into: pixels, width: width, height: height, stride: stride, holdsLastFrame: holdsLastFrame)
+    }
+
+    func prepare(scene: Int, width: Int, height: Int, frames: () -> [Snapshot]) {
+        wrapped.prepare(scene: scene, width: width, height: height, frames: frames)
+    }
+
+    func show(scene: Int) { wrapped.show(scene: scene) }
+
+    var sceneChanges: SceneChanges { wrapped.sceneChanges }
+}
+
+/// The frames around each scene change: the worst frame and how many missed a 60 Hz vsync (over 16.7 ms) among the
+/// first `window` frames of each scene reached, by scene, and over the whole run.
+struct SceneChangeFigures {
+    static let window = 10
+    static let budget = 1.0 / 60
+
+    var lines: [String] = []
+
+    /// `scenes` and `totals`: per drawn frame, the scene shown and its cost in seconds (the run's first frame, drawn
+    /// while the window opened, is no scene change).
+    /// `renderCPU`: the render stage's CPU seconds on this thread, per frame (what other processes inflate least).
+    init(scenes: [Int], totals: [Double], renderCPU: [Double], sceneIDs: [String]) {
+        var byScene: [Int: (changes: Int, worst: Double, over: Int)] = [:]
+        var all = (changes: 0, worst: 0.0, over: 0)
+        var cpu = (worst: 0.0, over: 0)
+        for index in scenes.indices.dropFirst() where scenes[index] != scenes[index - 1] {
+            let frames = totals[index..<min(totals.count, index + Self.window)]
+            let cpuFrames = renderCPU[index..<min(renderCPU.count, index + Self.window)]
+            cpu = (max(cpu.worst, cpuFrames.max() ?? 0), cpu.over + cpuFrames.filter { $0 > Self.budget }.count)
+            let worst = frames.max() ?? 0, over = frames.filter { $0 > Self.budget }.count
+            let scene = scenes[index]
+            let before = byScene[scene] ?? (0, 0, 0)
+            byScene[scene] = (before.changes + 1, max(before.worst, worst), before.over + over)
+            all = (all.changes + 1, max(all.worst, worst), all.over + over)
+        }
+        let run = totals.dropFirst()
+        lines.append(String(format: "whole run: worst frame %.1f ms, %d of %d frames over 16.7 ms", (run.max() ?? 0) * 1000,
+                            run.filter { $0 > Self.budget }.count, run.count))
+        lines.append(String(format: "%d changes: worst frame %.1f ms, %d of their first %d frames over 16.7 ms",
+                            all.changes, all.worst * 1000, all.over, all.changes * Self.window))
+        lines.append(String(format: "  by the render stage's CPU time on this thread: worst %.1f ms, %d frames over 16.7 ms",
+                            cpu.worst * 1000, cpu.over))
+        for scene in byScene.keys.sorted() {
+            let figures = byScene[scene]!
+            let name = scene < sceneIDs.count ? sceneIDs[scene] : "\(scene)"
+            lines.append(String(format: "to %-12@ worst %6.1f ms, %2d over 16.7 ms (%d change%@)", name as NSString,
+                                figures.worst * 1000, figures.over, figures.changes, (figures.changes == 1 ? "" : "s") as NSString))
+        }
     }
 }
