@@ -396,19 +396,49 @@ public final class Player {
     }
 
     /// Has the renderer prepare the scene after `heard`'s on another thread (its first frames, composed as they will be
-    /// drawn, at the window's size), so that the scene change does not stall a frame on its art.
+    /// drawn, at the window's size), so that the scene change does not stall a frame on its art. With a transition, the
+    /// frames of the change at the scene's end come first: the scene ending, frozen at its end, beside (or under) the next
+    /// at its start, so the renderer that takes over at the change has the art of both.
     private func prepareNextScene(after heard: PlaylistPosition, now: Double) {
         let count = document.scenes.count
         guard options.wraps || heard.sceneIndex + 1 < count else { return }
         let next = (heard.sceneIndex + 1) % count
         guard next != heard.sceneIndex else { return }
         let viewport = letterbox.viewport
+        let ending = heard.sceneIndex
         dependencies.renderer.prepare(scene: next, width: max(1, Int(viewport.width)), height: max(1, Int(viewport.height))) {
-            // The moments after its start, over which the art it shows first appears, and its start last: the first
-            // frame shown then draws only what changed since.
-            [0.25, 0.1, 1.0 / 60, 0].map { time in
-                composeFrame(heard: PlaylistPosition(sceneIndex: next, sceneFrame: time * Double(sampleRate)), offset: 0, now: now)
+            func scene(_ index: Int, at time: Double) -> Snapshot {
+                dependencies.scenes.snapshot(of: document, scene: index, time: time, language: language)
             }
+            func overlay(at time: Double) -> [NodeSnapshot] {
+                overlayNodes(heard: PlaylistPosition(sceneIndex: next, sceneFrame: time * Double(sampleRate)), now: now)
+            }
+            let start = scene(next, at: 0)
+            let left = scene(ending, at: document.scenes[ending].duration.doubleValue)
+            let width = canvasSize.width
+            // The change's frames as `compose(_:heard:offset:now:overlay:)` draws them, its first (the page about to
+            // come in) last: the renderer takes over at the change, and its first frame then draws only what moved.
+            let change: [Snapshot] = switch options.transition {
+            case .none: []
+            case .slide:
+                [0.25, 0.5, 0.75, 1].map { fraction in
+                    FrameComposer.compose(pages: [FrameComposer.Page(start, offset: fraction * width, id: "page.incoming"),
+                                                  FrameComposer.Page(left, offset: (fraction - 1) * width, id: "page.left0")],
+                                          canvas: canvasSize, overlay: overlay(at: 0))
+                }
+            case .crossfade:
+                [0.75, 0.5, 0.25].map { opacity in
+                    FrameComposer.compose(pages: [FrameComposer.Page(left, offset: 0, id: "page.left0"),
+                                                  FrameComposer.Page(start, offset: 0, opacity: opacity, id: "page.incoming")],
+                                          canvas: canvasSize, overlay: overlay(at: 0))
+                }
+            }
+            // The moments after its start, over which the art it shows first appears, and its start (the first frame
+            // shown after a cut) last.
+            let still = [0.25, 0.1, 1.0 / 60, 0].map { time in
+                FrameComposer.compose(scene: scene(next, at: time), overlay: overlay(at: time))
+            }
+            return options.transition == .none ? still : still + change
         }
     }
 
@@ -678,15 +708,7 @@ public final class Player {
     /// page moves), and the overlay.
     public func composeFrame(heard: PlaylistPosition, offset: Double, now: Double) -> Snapshot {
         let heardTime = heard.sceneTime(sampleRate: sampleRate)
-        var overlay: [NodeSnapshot] = []
-        let composer = OverlayComposer(layout: viewer.layout)
-        let content = OverlayContent(
-            progress: progress(at: heard),
-            currentScene: heard.sceneIndex,
-            title: document.scenes[heard.sceneIndex].title.resolved(language: language, fallback: document.languages.fallback),
-            showsBars: viewer.showsOverlay, showsHelp: viewer.showsHelp, isPaused: heard.isPaused && !viewer.isHolding,
-            banner: banner, toast: state.toast(at: now), hold: viewer.holdFeedback(at: now), text: state.text(for: document.languages))
-        overlay = composer.nodes(for: content)
+        let overlay = overlayNodes(heard: heard, now: now)
 
         if let transition, hasSettled(transition, offset: offset, now: now) { self.transition = nil }
         if let transition {
@@ -698,6 +720,17 @@ public final class Player {
         // A drag at rest: the page beside it is the scene a release would page to, from its start.
         return FrameComposer.compose(scene: scene, offset: offset, neighbour: neighbour(of: heard.sceneIndex, offset: offset),
                                      overlay: overlay)
+    }
+
+    /// The overlay with `heard` being heard at monotonic `now`.
+    private func overlayNodes(heard: PlaylistPosition, now: Double) -> [NodeSnapshot] {
+        let content = OverlayContent(
+            progress: progress(at: heard),
+            currentScene: heard.sceneIndex,
+            title: document.scenes[heard.sceneIndex].title.resolved(language: language, fallback: document.languages.fallback),
+            showsBars: viewer.showsOverlay, showsHelp: viewer.showsHelp, isPaused: heard.isPaused && !viewer.isHolding,
+            banner: banner, toast: state.toast(at: now), hold: viewer.holdFeedback(at: now), text: state.text(for: document.languages))
+        return OverlayComposer(layout: viewer.layout).nodes(for: content)
     }
 
     /// Whether the transition is over: its page at rest (or its fade done) and the navigation heard.
