@@ -45,7 +45,21 @@ public struct PlaylistAudio: Sendable {
         self.document = document
         self.bank = bank
         self.sceneGains = sceneGains
+        gainsWhenNeeded = nil
     }
+
+    /// `document` with its scene gains measured when a scene first starts a voice, not all before the first: the player
+    /// starts at once, and measures the other scenes on a thread of its own (`measureGain(ofScene:)`) before they play.
+    /// The same gains as `init(document:bank:)` gives (each scene is measured alone, deterministically). `sceneGains`
+    /// stays empty.
+    public static func measuringScenesWhenNeeded(document: Document, bank: SoundBank) -> PlaylistAudio {
+        var audio = PlaylistAudio(document: document, bank: bank, sceneGains: [])
+        audio.gainsWhenNeeded = document.loudness.map { SceneGainsWhenNeeded(document: document, bank: bank, target: $0) }
+        return audio
+    }
+
+    /// The scene gains of `measuringScenesWhenNeeded`, nil otherwise.
+    private var gainsWhenNeeded: SceneGainsWhenNeeded?
 
     /// One line per sound that could not be loaded (it plays as silence): print each once.
     public var warnings: [String] { bank.errors.map { "\($0); it will be silent" } }
@@ -202,7 +216,10 @@ public struct PlaylistAudio: Sendable {
 
     private func gain(_ sound: Int, _ gain: Double) -> Float { Float(bank.gains[sound] * gain) }
     /// The scene's loudness gain as a factor: exactly 1 without a target, so such a playlist mixes as before.
-    private func sceneGain(_ scene: Int) -> Float { sceneGains.indices.contains(scene) ? sceneGains[scene].linear : 1 }
+    private func sceneGain(_ scene: Int) -> Float {
+        if let gainsWhenNeeded { return gainsWhenNeeded.gain(ofScene: scene).linear }
+        return sceneGains.indices.contains(scene) ? sceneGains[scene].linear : 1
+    }
     private func frames(seconds: Double) -> Int { seconds.isFinite ? Int((max(seconds, 0) * Double(sampleRate)).rounded()) : 0 }
 }
 

@@ -109,6 +109,14 @@ extension PlaylistAudio {
         return figures.map { SceneGain(target: target, measured: $0) }
     }
 
+    /// The gain of scene `index` of `document` alone, as `gains(document:bank:target:)` gives it; the bank remembers
+    /// the measurement, so measuring a scene ahead on another thread makes a later call quick.
+    public static func measureGain(ofScene index: Int, document: Document, bank: SoundBank, target: Double) -> SceneGain {
+        var single = document
+        single.scenes = [document.scenes[index]]
+        return gains(document: single, bank: bank, target: target)[0]
+    }
+
     /// Each one-scene playlist's offline mix, measured (or remembered by the bank, `SceneMixMemory`); on every core.
     static func measure(scenes: [PlaylistAudio], truePeak: Bool) -> [LoudnessFigure] {
         let mixes = scenes.map { scene in
@@ -170,6 +178,28 @@ final class SceneMixMemory: Sendable {
             entries.append((mix, figure))
             if entries.count > Self.capacity { entries.removeFirst(entries.count - Self.capacity) }
         }
+    }
+}
+
+/// The scene gains of a player's `PlaylistAudio.measuringScenesWhenNeeded`: each measured when its scene first starts a
+/// voice (quick when a thread measured it ahead), then kept. Shared by the copies of the `PlaylistAudio`.
+final class SceneGainsWhenNeeded: Sendable {
+    let document: Document
+    let bank: SoundBank
+    let target: Double
+    private let gains = Mutex<[Int: SceneGain]>([:])
+
+    init(document: Document, bank: SoundBank, target: Double) {
+        self.document = document
+        self.bank = bank
+        self.target = target
+    }
+
+    func gain(ofScene scene: Int) -> SceneGain {
+        if let gain = gains.withLock({ $0[scene] }) { return gain }
+        let gain = PlaylistAudio.measureGain(ofScene: scene, document: document, bank: bank, target: target)
+        gains.withLock { $0[scene] = gain }
+        return gain
     }
 }
 

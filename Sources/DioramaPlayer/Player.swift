@@ -270,7 +270,7 @@ public final class Player {
     /// With a transition, what a scene change starts and ends fades over at least the transition's length.
     static func soundCommands(_ document: Document, audio: AudioSetup, transition: TransitionStyle) -> PlaylistPlayback.SoundCommands {
         let fade = transition == .none ? 0 : Int((SceneTransition.duration * Double(audio.bank.sampleRate)).rounded())
-        var playlistAudio = PlaylistAudio(document: document, bank: audio.bank)
+        var playlistAudio = PlaylistAudio.measuringScenesWhenNeeded(document: document, bank: audio.bank)
         playlistAudio.sceneChangeFadeFrames = fade
         return playlistAudio.commands(for:)
     }

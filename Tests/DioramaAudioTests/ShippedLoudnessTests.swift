@@ -50,4 +50,23 @@ import Testing
             #expect(start == original)
         }
     }
+
+    /// The player's gains, measured scene by scene when each is first needed (after a thread measured some ahead),
+    /// give every command exactly as the gains measured all at once do.
+    @Test func scenesMeasuredWhenNeededGiveTheSameCommands() throws {
+        let (loaded, audio) = try Self.load()
+        let target = try #require(loaded.document.loudness)
+        // A thread of the player measures ahead: here, every other scene.
+        for scene in loaded.document.scenes.indices where scene % 2 == 1 {
+            _ = PlaylistAudio.measureGain(ofScene: scene, document: loaded.document, bank: audio.bank, target: target)
+        }
+        let whenNeeded = PlaylistAudio.measuringScenesWhenNeeded(document: loaded.document, bank: audio.bank)
+        #expect(whenNeeded.sceneGains.isEmpty)
+        let schedule = CueSchedule(document: loaded.document, sampleRate: audio.sampleRate)
+        #expect(whenNeeded.commands(playingOnce: schedule) == audio.commands(playingOnce: schedule))
+        for scene in loaded.document.scenes.indices {
+            #expect(PlaylistAudio.measureGain(ofScene: scene, document: loaded.document, bank: audio.bank, target: target)
+                == audio.sceneGains[scene])
+        }
+    }
 }

@@ -93,11 +93,21 @@ final class SoundBankLoading: @unchecked Sendable {
         let document = playlist.document, directory = playlist.baseDirectory
         let thread = Thread { [self] in
             let loaded = SoundBank(document: document, directory: directory)
-            // With a loudness target, each scene is measured here too, while the window opens: the bank remembers the
-            // figures, so the player's `PlaylistAudio` has its scene gains at once.
-            if document.loudness != nil { _ = PlaylistAudio(document: document, bank: loaded) }
+            // With a loudness target, the first scene is measured before the bank is handed over, and the others after,
+            // in playing order, while the first plays: the bank remembers the figures, so the player's scene gains
+            // (`PlaylistAudio.measuringScenesWhenNeeded`) find them measured by the time each scene starts.
+            let target = document.loudness
+            let scenes = target == nil ? 0..<0 : document.scenes.indices
+            if let target, let first = scenes.first {
+                _ = PlaylistAudio.measureGain(ofScene: first, document: document, bank: loaded, target: target)
+            }
             bank = loaded
             done.signal()
+            if let target {
+                for scene in scenes.dropFirst() {
+                    _ = PlaylistAudio.measureGain(ofScene: scene, document: document, bank: loaded, target: target)
+                }
+            }
         }
         thread.start()
     }
