@@ -6,25 +6,17 @@ import DioramaTimeline
 /// beside it or beneath it), and the overlay on top.
 public enum FrameComposer {
     /// A scene drawn as a page: its background becomes a canvas-sized rectangle so it moves with the page,
-    /// and a mask cuts off whatever its nodes draw beyond the canvas's left and right edges (a tree reaching
-    /// past the edge would otherwise be drawn over the page beside it).
+    /// and a clip to the canvas cuts off whatever its nodes draw beyond its edges (a tree reaching past the edge would
+    /// otherwise be drawn over the page beside it). A rectangle clip, not a gradient mask, which would draw the whole page
+    /// into a layer of its own first.
     public static func page(_ scene: Snapshot, offset: Double, id: String, opacity: Double = 1) -> NodeSnapshot {
         let bounds = Rect(x: 0, y: 0, width: scene.canvas.width, height: scene.canvas.height)
         let background = NodeSnapshot(
             id: "\(id).background", bounds: bounds,
             content: .shape(ShapeSnapshot(geometry: .rect(bounds, cornerRadius: 0), fill: scene.background, stroke: nil)))
-        return NodeSnapshot(id: id, transform: .translation(x: offset, y: 0), bounds: bounds, opacity: opacity, mask: pageMask,
-                            content: .group([background] + scene.nodes))
+        return NodeSnapshot(id: id, transform: .translation(x: offset, y: 0), bounds: bounds, opacity: opacity,
+                            content: .group([background] + scene.nodes), clipShape: .rect(bounds, cornerRadius: 0))
     }
-
-    /// Opaque from the bounds' leading edge to their trailing edge, clear a thousandth of the width beyond
-    /// them (gradients keep their end colours past their ends).
-    static let pageMask: Paint = {
-        let beyond = 0.001, edge = beyond / (1 + 2 * beyond)
-        return .linear(stops: [GradientStop(location: 0, color: .clear), GradientStop(location: edge, color: .white),
-                               GradientStop(location: 1 - edge, color: .white), GradientStop(location: 1, color: .clear)],
-                       start: UnitPoint(x: -beyond, y: 0.5), end: UnitPoint(x: 1 + beyond, y: 0.5))
-    }()
 
     /// The frame: `scene` at `offset` points (0 at rest), `neighbour` (when the offset shows one) one
     /// canvas width beside it, then the overlay nodes. Without an offset, the scene's own snapshot is

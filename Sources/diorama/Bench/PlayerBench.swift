@@ -13,7 +13,7 @@ struct PlayerBench: ParsableCommand {
         abstract: "Measure the player: time to first frame, per-frame cost, frame rate, peak memory and sync; prints figures.",
         discussion: """
             Plays FILE in a window on the current display (DISPLAY; e.g. under xvfb-run) with vsync off for \
-            --frames frames (or --seconds; 62 covers the shipped playlist), with the overlay, and prints:
+            --frames frames (or --seconds; 165 covers the shipped playlist once), with the overlay, and prints:
               1. the time from the command's start to the first presented frame (and from the process's start);
               2. per-frame cost at --size: compose (evaluate + overlay), render, upload, present, and their total, \
             median and 95th percentile; the render stage also by this thread's CPU time (the wall time is far \
@@ -29,8 +29,8 @@ struct PlayerBench: ParsableCommand {
 
             Examples:
               swift build -c release && xvfb-run -s '-screen 0 1920x1080x24' .build/release/diorama bench player scenes.json
-              xvfb-run -s '-screen 0 1920x1080x24' .build/release/diorama bench player scenes.json --seconds 62
-              xvfb-run -s '-screen 0 3840x2160x24' .build/release/diorama bench player --size 3840x2160 --seconds 62 --render-threads 2
+              xvfb-run -s '-screen 0 1920x1080x24' .build/release/diorama bench player scenes.json --seconds 165
+              xvfb-run -s '-screen 0 3840x2160x24' .build/release/diorama bench player --size 3840x2160 --seconds 165 --render-threads 2
               .build/release/diorama bench player --analyze play.jsonl
             """
     )
@@ -62,6 +62,9 @@ struct PlayerBench: ParsableCommand {
     @Flag(help: ArgumentHelp("Do not prepare the next scene ahead: the figures of a scene change without it.", visibility: .hidden))
     var noPreroll = false
 
+    @Option(help: ArgumentHelp("How the picture changes scene, as `diorama play --transition`.", valueName: "slide|crossfade|none"))
+    var transition: TransitionStyle = .slide
+
     @Option(help: ArgumentHelp("Only analyze this log of `diorama play --log`.", valueName: "FILE.jsonl"))
     var analyze: String?
 
@@ -82,6 +85,7 @@ struct PlayerBench: ParsableCommand {
         options.windowSize = windowSize
         options.vsync = false
         options.renderer = renderer
+        options.transition = transition
         if let seconds { options.maximumDuration = seconds } else { options.maximumFrames = frames }
         options.logPath = logPath
         var live: LiveSoundOutput?
