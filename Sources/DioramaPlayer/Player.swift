@@ -337,7 +337,10 @@ public final class Player {
             return
         }
         noticeSceneChange(heard: heard, heardFrame: heardFrame, now: now)
-        let offset = viewer.pageOffset(at: now, context: viewerContext)
+        // On whole pixels of the window: a page moved by a fraction of a pixel resamples every picture in it, where a
+        // whole-pixel move copies them.
+        let scale = letterbox.scale
+        let offset = scale > 0 ? (viewer.pageOffset(at: now, context: viewerContext) * scale).rounded() / scale : 0
         let composeStart = dependencies.now()
         let frame = composeFrame(heard: heard, offset: offset, now: now)
         let composed = dependencies.now()
@@ -400,6 +403,8 @@ public final class Player {
     /// frames of the change at the scene's end come first: the scene ending, frozen at its end, beside (or under) the next
     /// at its start, so the renderer that takes over at the change has the art of both.
     private func prepareNextScene(after heard: PlaylistPosition, now: Double) {
+        // Not while a scene change is drawn: its frames need the cores more than the scene after it.
+        guard transition == nil else { return }
         let count = document.scenes.count
         guard options.wraps || heard.sceneIndex + 1 < count else { return }
         let next = (heard.sceneIndex + 1) % count

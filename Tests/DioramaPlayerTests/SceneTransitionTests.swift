@@ -91,7 +91,8 @@ import Testing
             try h.advance(1.0 / 60)
             let pages = Self.pages(h)
             let incoming = try #require(pages[1]), outgoing = try #require(pages[0])
-            #expect(abs(incoming.x - spring.offset(at: h.clock.now)) < 1e-6)
+            // On the spring, at whole pixels of the window (the canvas's size here: one point a pixel).
+            #expect(abs(incoming.x - spring.offset(at: h.clock.now).rounded()) < 1e-6)
             #expect(abs(outgoing.x - (incoming.x - Self.width)) < 1e-6)
             #expect(incoming.x < lastIncoming)
             lastIncoming = incoming.x
