@@ -400,8 +400,8 @@ public final class Player {
 
     /// Has the renderer prepare the scene after `heard`'s on another thread (its first frames, composed as they will be
     /// drawn, at the window's size), so that the scene change does not stall a frame on its art. With a transition, the
-    /// frames of the change at the scene's end come first: the scene ending, frozen at its end, beside (or under) the next
-    /// at its start, so the renderer that takes over at the change has the art of both.
+    /// frames of the change at the scene's end are drawn too, last: the scene ending, frozen at its end, beside (or under)
+    /// the next at its start, so the renderer that takes over at the change has the art of both.
     private func prepareNextScene(after heard: PlaylistPosition, now: Double) {
         // Not while a scene change is drawn: its frames need the cores more than the scene after it.
         guard transition == nil else { return }
