@@ -12,9 +12,7 @@ extension WindowSuites {
     /// server has and shows (the window's geometry, the screen's pixels), not what SDL reports.
     @Suite struct FullscreenWindowTests {
         init() throws {
-            let display = try XServer.display()
-            if ProcessInfo.processInfo.environment["DISPLAY"] != display { setenv("DISPLAY", display, 1) }
-            try VideoSystem.start(driver: "x11")
+            try XServer.startVideo()
         }
 
         /// The bounds of the first display, in pixels.

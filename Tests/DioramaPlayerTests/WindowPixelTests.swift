@@ -11,10 +11,7 @@ extension WindowSuites {
     /// presents, read back with SDL_RenderReadPixels, equal a headless cairo render of the same frame.
     @Suite struct WindowPixelTests {
         init() throws {
-            let display = try XServer.display()
-            // Only when the tests started their own server (setenv is not safe while other threads read the environment).
-            if ProcessInfo.processInfo.environment["DISPLAY"] != display { setenv("DISPLAY", display, 1) }
-            try VideoSystem.start(driver: "x11")
+            try XServer.startVideo()
         }
 
         /// The headless render of `snapshot` at `width`×`height`, with the player's renderer.

@@ -1,4 +1,5 @@
 import Foundation
+import DioramaPlayer
 
 /// An X server for the window tests: the one in DISPLAY when there is one (e.g. under `xvfb-run`),
 /// else a private Xvfb this process starts once, which exits when this process disconnects or dies.
@@ -9,6 +10,14 @@ enum XServer {
 
     nonisolated(unsafe) private static var started: (pid: pid_t, display: String)?
     private static let lock = NSLock()
+
+    /// Starts SDL's X11 video on `display()`, for the suites that test what a real X server shows.
+    static func startVideo() throws {
+        let display = try display()
+        // Only when the tests started their own server (setenv is not safe while other threads read the environment).
+        if ProcessInfo.processInfo.environment["DISPLAY"] != display { setenv("DISPLAY", display, 1) }
+        try VideoSystem.start(driver: "x11")
+    }
 
     /// The display to use, starting Xvfb when DISPLAY is not set. Throws (never skips) when neither works.
     static func display() throws -> String {
