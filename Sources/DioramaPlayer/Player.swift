@@ -238,7 +238,7 @@ public final class Player {
         let title = document.scenes[0].title.resolved(language: language, fallback: document.languages.fallback)
         let overlay = OverlayComposer(layout: layout).nodes(for: OverlayContent(
             progress: Array(repeating: 0, count: document.scenes.count), currentScene: 0, title: title, showsBars: showsOverlay))
-        return FrameComposer.compose(scene: scene, overlay: overlay)
+        return FrameComposer.compose(scene: scene, id: FrameComposer.pageID(scene: 0), overlay: overlay)
     }
 
     /// Presents the first frame, from the background render when it has the window's size; returns when it was presented.
@@ -356,7 +356,8 @@ public final class Player {
         frames.needsDraw = false
         frames.lastSkipped = false
         var renderFailure: String?
-        dependencies.renderer.show(scene: heard.sceneIndex)
+        // The renderer of the scene on the current page (the page coming in, during a scene change).
+        dependencies.renderer.show(scene: shown.scene)
         let cost = try window.drawFrame(viewport: letterbox.viewport, clock: dependencies.now) { pixels, width, height, stride, holdsLastDraw in
             do {
                 try dependencies.renderer.draw(frame, into: pixels, width: width, height: height, stride: stride,
@@ -399,9 +400,9 @@ public final class Player {
     }
 
     /// Has the renderer prepare the scene after `heard`'s on another thread (its first frames, composed as they will be
-    /// drawn, at the window's size), so that the scene change does not stall a frame on its art. With a transition, the
-    /// frames of the change at the scene's end are drawn too, last: the scene ending, frozen at its end, beside (or under)
-    /// the next at its start, so the renderer that takes over at the change has the art of both.
+    /// drawn, at the window's size), so that the scene change does not stall a frame on its art. A transition needs
+    /// nothing more: the page left is the picture of the last frame shown, and the page coming in is the scene's page as
+    /// prepared, moved.
     private func prepareNextScene(after heard: PlaylistPosition, now: Double) {
         // Not while a scene change is drawn: its frames need the cores more than the scene after it.
         guard transition == nil else { return }
@@ -410,40 +411,14 @@ public final class Player {
         let next = (heard.sceneIndex + 1) % count
         guard next != heard.sceneIndex else { return }
         let viewport = letterbox.viewport
-        let ending = heard.sceneIndex
         dependencies.renderer.prepare(scene: next, width: max(1, Int(viewport.width)), height: max(1, Int(viewport.height))) {
-            func scene(_ index: Int, at time: Double) -> Snapshot {
-                dependencies.scenes.snapshot(of: document, scene: index, time: time, language: language)
-            }
-            func overlay(at time: Double) -> [NodeSnapshot] {
-                overlayNodes(heard: PlaylistPosition(sceneIndex: next, sceneFrame: time * Double(sampleRate)), now: now)
-            }
-            let start = scene(next, at: 0)
-            let left = scene(ending, at: document.scenes[ending].duration.doubleValue)
-            let width = canvasSize.width
-            // The change's frames as `compose(_:heard:offset:now:overlay:)` draws them, its first (the page about to
-            // come in) last: the renderer takes over at the change, and its first frame then draws only what moved.
-            let change: [Snapshot] = switch options.transition {
-            case .none: []
-            case .slide:
-                [0.25, 0.5, 0.75, 1].map { fraction in
-                    FrameComposer.compose(pages: [FrameComposer.Page(start, offset: fraction * width, id: "page.incoming"),
-                                                  FrameComposer.Page(left, offset: (fraction - 1) * width, id: "page.left0")],
-                                          canvas: canvasSize, overlay: overlay(at: 0))
-                }
-            case .crossfade:
-                [0.75, 0.5, 0.25].map { opacity in
-                    FrameComposer.compose(pages: [FrameComposer.Page(left, offset: 0, id: "page.left0"),
-                                                  FrameComposer.Page(start, offset: 0, opacity: opacity, id: "page.incoming")],
-                                          canvas: canvasSize, overlay: overlay(at: 0))
-                }
-            }
             // The moments after its start, over which the art it shows first appears, and its start (the first frame
-            // shown after a cut) last.
-            let still = [0.25, 0.1, 1.0 / 60, 0].map { time in
-                FrameComposer.compose(scene: scene(next, at: time), overlay: overlay(at: time))
+            // shown) last.
+            [0.25, 0.1, 1.0 / 60, 0].map { time in
+                let scene = dependencies.scenes.snapshot(of: document, scene: next, time: time, language: language)
+                let overlay = overlayNodes(heard: PlaylistPosition(sceneIndex: next, sceneFrame: time * Double(sampleRate)), now: now)
+                return FrameComposer.compose(scene: scene, id: FrameComposer.pageID(scene: next), overlay: overlay)
             }
-            return options.transition == .none ? still : still + change
         }
     }
 
@@ -599,8 +574,8 @@ public final class Player {
     }
 
     /// Notices the heard scene change no navigation made here (a scene's end, a shared show moved by another player)
-    /// and lets it transition too: a scene that ended frozen at its end, the next coming in forward; a scene moved away
-    /// from as it was shown, the other coming in by the direction of the move.
+    /// and lets it transition too: the scene left frozen as it was last shown (a scene that ended, at its end when it
+    /// was not shown last), the next coming in forward after an end, otherwise by the direction of the move.
     private func noticeSceneChange(heard: PlaylistPosition, heardFrame: Double, now: Double) {
         defer { lastHeardScene = heard.sceneIndex }
         if let awaited = awaitedChange {
@@ -616,7 +591,8 @@ public final class Player {
         // The scene ended when the next one follows within a moment of its end; otherwise the show was moved by another
         // player (`--link`) and the scene is left as it was shown.
         let ended = heard.sceneIndex == (last + 1) % count && (shown.scene != last || duration - shown.time < 0.5)
-        let time = ended || shown.scene != last ? duration : shown.time
+        // As shown: the picture of that frame is the page left (a frame later, it would be drawn again).
+        let time = shown.scene == last ? shown.time : duration
         let frame = Int64(heardFrame.rounded(.down))
         begin(from: (last, time), to: heard.sceneIndex, forward: ended || heard.sceneIndex > last, changeFrame: frame, now: now)
     }
@@ -721,10 +697,12 @@ public final class Player {
         }
         shown = (heard.sceneIndex, heardTime)
         let scene = dependencies.scenes.snapshot(of: document, scene: heard.sceneIndex, time: heardTime, language: language, taps: heard.taps)
-        guard offset != 0 else { return FrameComposer.compose(scene: scene, overlay: overlay) }
         // A drag at rest: the page beside it is the scene a release would page to, from its start.
-        return FrameComposer.compose(scene: scene, offset: offset, neighbour: neighbour(of: heard.sceneIndex, offset: offset),
-                                     overlay: overlay)
+        let id = FrameComposer.pageID(scene: heard.sceneIndex)
+        let beside = offset == 0 ? nil : neighbour(of: heard.sceneIndex, offset: offset).map { neighbour in
+            (scene: neighbour.scene, id: neighbour.index == heard.sceneIndex ? id + ".neighbour" : FrameComposer.pageID(scene: neighbour.index))
+        }
+        return FrameComposer.compose(scene: scene, id: id, offset: offset, neighbour: beside, overlay: overlay)
     }
 
     /// The overlay with `heard` being heard at monotonic `now`.
@@ -748,12 +726,12 @@ public final class Player {
     }
 
     /// The scene a drag by `offset` shows beside `page` (its previous to the left, its next to the right), at its start.
-    private func neighbour(of page: Int, offset: Double) -> Snapshot? {
+    private func neighbour(of page: Int, offset: Double) -> (scene: Snapshot, index: Int)? {
         let count = document.scenes.count
         var index = offset > 0 ? page - 1 : page + 1
         if options.wraps { index = (index + count) % count }
         guard (0..<count).contains(index), index != page else { return nil }
-        return dependencies.scenes.snapshot(of: document, scene: index, time: 0, language: language)
+        return (dependencies.scenes.snapshot(of: document, scene: index, time: 0, language: language), index)
     }
 
     /// A frame of a scene change: the pages left, frozen, beside the incoming page (slide, moved by the page offset) or
@@ -774,25 +752,33 @@ public final class Player {
             return snapshot
         }
         let width = canvasSize.width
+        // Each page by its scene's id (the renderer keeps its picture by it), a scene shown twice the second time apart.
+        let incomingID = FrameComposer.pageID(scene: transition.incoming)
+        var ids: Set<String> = [incomingID]
+        func id(of scene: Int, _ role: String) -> String {
+            let id = FrameComposer.pageID(scene: scene)
+            return ids.insert(id).inserted ? id : id + "." + role
+        }
+        let leftIDs = transition.left.enumerated().map { index, page in id(of: page.scene, "left\(index)") }
         var pages: [FrameComposer.Page] = []
         switch transition.style {
         case .crossfade:
             pages = transition.left.enumerated().map { index, page in
-                FrameComposer.Page(snapshot(page), offset: offset, opacity: page.opacity, id: "page.left\(index)")
+                FrameComposer.Page(snapshot(page), offset: offset, opacity: page.opacity, id: leftIDs[index])
             }
-            pages.append(FrameComposer.Page(incoming, offset: offset, opacity: transition.fadeProgress(at: now), id: "page.incoming"))
+            pages.append(FrameComposer.Page(incoming, offset: offset, opacity: transition.fadeProgress(at: now), id: incomingID))
         default:
             // Side by side, the incoming page first (as the page being dragged is).
-            pages = [FrameComposer.Page(incoming, offset: offset, id: "page.incoming")]
+            pages = [FrameComposer.Page(incoming, offset: offset, id: incomingID)]
             pages += transition.left.enumerated().filter { abs(offset + Double($0.element.slot) * width) < width }.map { index, page in
-                FrameComposer.Page(snapshot(page), offset: offset + Double(page.slot) * width, id: "page.left\(index)")
+                FrameComposer.Page(snapshot(page), offset: offset + Double(page.slot) * width, id: leftIDs[index])
             }
         }
         // Where the page shows a side no page was left on (a caught page dragged on), the neighbour a release pages to.
         let side = offset > 0 ? -1 : 1
         if offset != 0, !(transition.style == .slide && transition.left.contains(where: { $0.slot == side })),
            let neighbour = neighbour(of: transition.incoming, offset: offset) {
-            pages.append(FrameComposer.Page(neighbour, offset: offset + Double(side) * width, id: "page.neighbour"))
+            pages.append(FrameComposer.Page(neighbour.scene, offset: offset + Double(side) * width, id: id(of: neighbour.index, "neighbour")))
         }
         return FrameComposer.compose(pages: pages, canvas: canvasSize, overlay: overlay)
     }

@@ -96,7 +96,7 @@ extension FrameRenderer {
             // Nil from the shape's points: nothing painted, or points out of reach or not finite, which cairo's
             // measure of the path still bounds.
             return Self.deviceInk(of: shape, matrix: matrix) ?? inkBounds(of: node).map { matrix.boundingBox(of: $0) }
-        case .text, .particles, .image, .lottie:
+        case .text, .particles, .image, .lottie, .page:
             return inkBounds(of: node).map { matrix.boundingBox(of: $0) }
         }
     }
@@ -161,6 +161,11 @@ extension FrameRenderer {
         if case .group(let children) = node.content {
             return children.allSatisfy { isClipSafe($0, parent: matrix, clipped: clipped) }
         }
+        if case .page = node.content {
+            // Its picture moved by whole pixels is copied pixel for pixel, whatever clips it.
+            return !clipped && node.blur <= 0 && picture(of: node) != nil && matrix.xy == 0 && matrix.yx == 0
+                && matrix.x0 == matrix.x0.rounded() && matrix.y0 == matrix.y0.rounded()
+        }
         // A leaf: as its route says (PaintRoute.swift).
         return route(of: node, matrix: matrix, clipped: clipped).isClipSafe
     }
@@ -169,8 +174,8 @@ extension FrameRenderer {
     /// which nodes changed; nil when the whole canvas should be drawn. Each area lies within `canvas` and holds
     /// every clip-dependent node it reaches (of those from `firstDrawn` on), whole.
     static func damageAreas(old: [NodeFootprint], new: [NodeFootprint], changed: [Bool], firstDrawn: Int,
-                            canvas: PixelRect) -> [PixelRect]? {
-        var areas: [PixelRect] = []
+                            canvas: PixelRect, also: [PixelRect] = []) -> [PixelRect]? {
+        var areas = also.compactMap { $0.intersection(canvas) }
         for index in changed.indices where changed[index] {
             if let box = old[index].box?.intersection(canvas) { areas.append(box) }
             if let box = new[index].box?.intersection(canvas) { areas.append(box) }

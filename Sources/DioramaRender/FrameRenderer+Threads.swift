@@ -70,11 +70,11 @@ extension FrameRenderer {
         // waiting (the peer's bands took 0.23 to 0.42 ms; in order, the frame's wall clock was a fifth over the even
         // share). Frames change little from one to the next. The order changes no pixel.
         var runs: [[Double]] = []
-        defer { bandCosts = runs }
+        defer { history.bandCosts = runs }
         /// Draws the nodes from `start` to `end` (clip-safe) in bands, with the prefix when not copied yet.
         func drawBands(to end: Int) throws {
             guard start < end || !copied else { return }
-            let order = Self.handOutOrder(bands: bands.count, lastCosts: runs.count < bandCosts.count ? bandCosts[runs.count] : nil)
+            let order = Self.handOutOrder(bands: bands.count, lastCosts: runs.count < history.bandCosts.count ? history.bandCosts[runs.count] : nil)
             let costs = PartCosts(count: bands.count)
             defer { runs.append(costs.values) }
             let parts = order.map { index in

@@ -68,28 +68,13 @@ public final class FrameRenderer {
     let measuringSurface: OpaquePointer
     let measuring: OpaquePointer
 
-    /// Pictures of the background plus leading top-level nodes that stayed equal over recent frames, shortest
-    /// first; each holds a prefix of the next one's nodes. Keeping the shorter one means a node that starts
-    /// moving again (an animation after its delay) costs a copy, not a redraw of everything behind it.
-    private var staticPrefixes: [StaticPrefix] = []
-    /// The last frame's nodes, and for how many frames in a row each leading count has stayed equal.
-    private var previousFrame: (key: FrameKey, nodes: [NodeSnapshot])?
-    private var unchangedRun = (count: 0, frames: 0)
-    /// The leading counts that stayed equal in the last three frames: their least has held still throughout, even
-    /// when a node after it alternates between changing and not (a 30 fps Lottie in a 60 fps player).
-    private var recentUnchanged: [Int] = []
-    /// The last frame's pixels and its top-level nodes' footprints: a frame draws again only where nodes changed.
-    private var lastFrame: StaticPrefix?
-    /// True when `lastFrame` holds the frame of `previousFrame`'s nodes.
-    private var lastFrameIsCurrent = false
-    private var lastFootprints: [NodeFootprint] = []
-    /// The pixels the last frame was rendered into, whole (nil after a failed render).
-    private var lastTarget: Target?
-    /// Frames in a row drawn whole because their changes covered nearly all of the canvas. The frames after such a
-    /// one are drawn whole without working out damage (400 falling circles cost 0.16 ms of footprints and merging a
-    /// frame for nothing); every `wholeFramesBetweenChecks`th looks again, so a scene that calms down draws damage
-    /// areas again within that many frames. Either way the pixels are the same.
-    private(set) var wholeFrames = 0
+    /// What this renderer kept of the frames it drew (see `FrameHistory`); each page picture keeps its own.
+    var history = FrameHistory()
+    /// The pictures of the pages of the last frame, by page id (FrameRenderer+Pages.swift).
+    var pagePictures: [String: PagePicture] = [:]
+    /// True while a page's picture is drawn: a page within it is drawn as its scene.
+    var drawingPage = false
+    /// Frames drawn whole without working out damage, between checks (see `FrameHistory.wholeFrames`).
     static let wholeFramesBetweenChecks = 8
     /// False draws every frame whole (the reference the damage tests compare with).
     var usesDamage = true
@@ -113,9 +98,6 @@ public final class FrameRenderer {
 
     /// True while this renderer draws the only part of a frame: its helpers are free to draw siblings in layers.
     var helpersIdle = false
-    /// What each band of the last frame drawn whole on the threads took (ms), by run of bands and band: the next
-    /// frame's bands are handed out costliest first (see `drawWholeOnThreads`).
-    var bandCosts: [[Double]] = []
     /// Frame-sized layers for siblings drawn on the threads (FrameRenderer+Layers.swift), kept between frames.
     var siblingLayers: [OpaquePointer] = []
     /// The least share of the target the boxes of a run of siblings cover for the run to be drawn in layers.
@@ -145,20 +127,12 @@ public final class FrameRenderer {
     /// Forgets every picture of earlier frames (still prefixes, the last frame and its footprints, the target): the
     /// next frame is drawn whole, as by a new renderer, with the caches of art kept.
     func forgetFrames() {
-        staticPrefixes = []
-        previousFrame = nil
-        unchangedRun = (0, 0)
-        recentUnchanged = []
-        lastFrame = nil
-        lastFrameIsCurrent = false
-        lastFootprints = []
-        lastTarget = nil
-        wholeFrames = 0
-        bandCosts = []
+        history = FrameHistory()
+        pagePictures = [:]
     }
 
     /// Forgets the pixels the last frame was rendered into (they are gone): the next render does not draw over them.
-    func forgetTarget() { lastTarget = nil }
+    func forgetTarget() { history.lastTarget = nil }
 
     /// Renders a snapshot into a new frame of `width`×`height` pixels.
     public func render(_ snapshot: Snapshot, width: Int, height: Int) throws -> RenderedFrame {
@@ -194,42 +168,43 @@ public final class FrameRenderer {
                 helper.choices = choices
             }
         }
+        try drawPages(of: snapshot, width: width, height: height)
         let key = FrameKey(width: width, height: height, canvas: snapshot.canvas, background: snapshot.background)
-        let unchanged = previousFrame.map { $0.key == key ? commonPrefixCount(snapshot.nodes, $0.nodes) : 0 } ?? 0
-        unchangedRun = unchanged == unchangedRun.count ? (unchanged, unchangedRun.frames + 1) : (unchanged, 1)
+        let unchanged = history.previousFrame.map { $0.key == key ? commonPrefixCount(snapshot.nodes, $0.nodes) : 0 } ?? 0
+        history.unchangedRun = unchanged == history.unchangedRun.count ? (unchanged, history.unchangedRun.frames + 1) : (unchanged, 1)
         // Drop pictures that no longer match (their key changed or a node of theirs moved).
-        staticPrefixes.removeAll { $0.key != key || !snapshot.nodes.starts(with: $0.nodes) }
+        history.staticPrefixes.removeAll { $0.key != key || !snapshot.nodes.starts(with: $0.nodes) }
         // A longer prefix is worth a picture once it has held still for a few frames in a row.
-        recentUnchanged = Array((recentUnchanged + [unchanged]).suffix(3))
-        let stable = unchangedRun.frames >= 3 ? unchangedRun.count : (recentUnchanged.count == 3 ? recentUnchanged.min()! : 0)
-        if staticPrefixes.isEmpty || stable > staticPrefixes.last!.nodes.count {
+        history.recentUnchanged = Array((history.recentUnchanged + [unchanged]).suffix(3))
+        let stable = history.unchangedRun.frames >= 3 ? history.unchangedRun.count : (history.recentUnchanged.count == 3 ? history.recentUnchanged.min()! : 0)
+        if history.staticPrefixes.isEmpty || stable > history.staticPrefixes.last!.nodes.count {
             // Two frame-sized pictures at most: two still prefixes, or one and the last frame (peak memory).
-            if staticPrefixes.count >= (lastFrame == nil ? 2 : 1) { staticPrefixes.removeFirst() }
+            if history.staticPrefixes.count >= (history.lastFrame == nil ? 2 : 1) { history.staticPrefixes.removeFirst() }
             let nodes = snapshot.nodes.prefix(stable)
-            staticPrefixes.append(try StaticPrefix(key: key, nodes: Array(nodes)) { surface in
+            history.staticPrefixes.append(try StaticPrefix(key: key, nodes: Array(nodes)) { surface in
                 try drawFrame(snapshot, nodes: nodes, on: surface, clearing: true)
             })
         }
-        let prefix = staticPrefixes.last!
+        let prefix = history.staticPrefixes.last!
         let target = Target(pixels: pixels, stride: stride, key: key)
-        let targetIsCurrent = holdsLastFrame && lastTarget == target
-        lastTarget = nil
+        let targetIsCurrent = holdsLastFrame && history.lastTarget == target
+        history.lastTarget = nil
         do {
             try drawChanges(snapshot, key: key, prefix: prefix, into: pixels, stride: stride, targetIsCurrent: targetIsCurrent,
                             holdsLastFrame: holdsLastFrame)
         } catch {
             // Half drawn: the next frame starts afresh. Its footprints belong to no frame kept as the last one
-            // (`previousFrame` is the frame before), so none is reused.
-            lastFrameIsCurrent = false
-            lastFootprints = []
+            // (`history.previousFrame` is the frame before), so none is reused.
+            history.lastFrameIsCurrent = false
+            history.lastFootprints = []
             throw error
         }
-        lastTarget = target
-        previousFrame = (key, snapshot.nodes)
+        history.lastTarget = target
+        history.previousFrame = (key, snapshot.nodes)
     }
 
     /// Where a frame was rendered: pixels that hold it whole while their owner leaves them alone.
-    private struct Target: Equatable {
+    struct Target: Equatable {
         var pixels: UnsafeMutableRawPointer
         var stride: Int
         var key: FrameKey
@@ -246,34 +221,42 @@ public final class FrameRenderer {
         let placement = CanvasPlacement(canvas: snapshot.canvas, outputWidth: key.width, outputHeight: key.height)
         let ctm = placement.transform.cairoMatrix
         // A node equal to the last frame's keeps its footprint (measuring text and paths for every node costs).
-        let sameNodes = previousFrame.map { $0.key == key && $0.nodes.count == snapshot.nodes.count } == true
-            && lastFootprints.count == snapshot.nodes.count
-        let checksDamage = wholeFrames % Self.wholeFramesBetweenChecks == 0
+        let sameNodes = history.previousFrame.map { $0.key == key && $0.nodes.count == snapshot.nodes.count } == true
+            && history.lastFootprints.count == snapshot.nodes.count
+        let checksDamage = history.wholeFrames % Self.wholeFramesBetweenChecks == 0
         // Footprints serve the damage of this frame and the next, and cut the nodes among threads' pieces.
-        let needsFootprints = checksDamage || (wholeFrames + 1) % Self.wholeFramesBetweenChecks == 0 || threads > 1
+        let needsFootprints = checksDamage || (history.wholeFrames + 1) % Self.wholeFramesBetweenChecks == 0 || threads > 1
         var footprints: [NodeFootprint] = []
         if usesDamage, placement.scale > 0, needsFootprints {
             footprints.reserveCapacity(snapshot.nodes.count)
             for (index, node) in snapshot.nodes.enumerated() {
-                footprints.append(sameNodes && previousFrame!.nodes[index] == node ? lastFootprints[index] : footprint(of: node, ctm: ctm))
+                footprints.append(sameNodes && history.previousFrame!.nodes[index] == node ? history.lastFootprints[index] : footprint(of: node, ctm: ctm))
             }
         }
-        defer { lastFootprints = footprints }
+        defer { history.lastFootprints = footprints }
         let canvas = placement.pixelBox
         var areas: [PixelRect]?
         if !checksDamage {
-            wholeFrames += 1
-        } else if usesDamage, let previous = previousFrame, previous.key == key, previous.nodes.count == snapshot.nodes.count,
-                  lastFootprints.count == footprints.count, placement.scale > 0, canvas.nonEmpty != nil {
+            history.wholeFrames += 1
+        } else if usesDamage, let previous = history.previousFrame, previous.key == key, previous.nodes.count == snapshot.nodes.count,
+                  history.lastFootprints.count == footprints.count, placement.scale > 0, canvas.nonEmpty != nil {
             var changed = [Bool](repeating: false, count: snapshot.nodes.count)
-            for index in changed.indices { changed[index] = previous.nodes[index] != snapshot.nodes[index] }
-            areas = Self.damageAreas(old: lastFootprints, new: footprints, changed: changed, firstDrawn: prefix.nodes.count,
-                                     canvas: canvas)
-            wholeFrames = areas == nil ? wholeFrames + 1 : 0
+            var pageAreas: [PixelRect] = []
+            for index in changed.indices where previous.nodes[index] != snapshot.nodes[index] {
+                // A page that held its place changed where its scene changed, not all over.
+                if let damage = pageDamage(old: previous.nodes[index], new: snapshot.nodes[index]) {
+                    pageAreas += damage
+                } else {
+                    changed[index] = true
+                }
+            }
+            areas = Self.damageAreas(old: history.lastFootprints, new: footprints, changed: changed, firstDrawn: prefix.nodes.count,
+                                     canvas: canvas, also: pageAreas)
+            history.wholeFrames = areas == nil ? history.wholeFrames + 1 : 0
         } else {
-            wholeFrames = 0
+            history.wholeFrames = 0
         }
-        let keptIsCurrent = lastFrameIsCurrent && lastFrame?.key == key
+        let keptIsCurrent = history.lastFrameIsCurrent && history.lastFrame?.key == key
         guard let areas, targetIsCurrent || keptIsCurrent else {
             statistics.lastDamage = nil
             if threads > 1 {
@@ -297,19 +280,19 @@ public final class FrameRenderer {
             }
             // Small changes now promise small changes next frame: keep this one to draw the next over, unless the
             // caller keeps it (it vouched for these pixels, and most likely will again).
-            lastFrameIsCurrent = areas != nil && !holdsLastFrame
+            history.lastFrameIsCurrent = areas != nil && !holdsLastFrame
             if holdsLastFrame {
                 // Not needed while the caller keeps vouching: the memory is better spent on still prefixes.
-                lastFrame = nil
-            } else if lastFrameIsCurrent {
-                if self.lastFrame?.key != key {
+                history.lastFrame = nil
+            } else if history.lastFrameIsCurrent {
+                if history.lastFrame?.key != key {
                     // The last frame's copy takes the place of the shorter still prefix (see `render`); one of
                     // another size goes first.
-                    self.lastFrame = nil
-                    if staticPrefixes.count >= 2 { staticPrefixes.removeFirst() }
-                    self.lastFrame = StaticPrefix(key: key, nodes: [])
+                    history.lastFrame = nil
+                    if history.staticPrefixes.count >= 2 { history.staticPrefixes.removeFirst() }
+                    history.lastFrame = StaticPrefix(key: key, nodes: [])
                 }
-                self.lastFrame!.copy(from: pixels, stride: stride)
+                history.lastFrame!.copy(from: pixels, stride: stride)
             }
             return
         }
@@ -317,12 +300,12 @@ public final class FrameRenderer {
         if targetIsCurrent {
             // The areas are drawn where the last frame already is: no copy of it, in or out. A kept copy is stale
             // now, and its memory better spent on still prefixes.
-            lastFrameIsCurrent = false
-            lastFrame = nil
+            history.lastFrameIsCurrent = false
+            history.lastFrame = nil
             try drawAreas(areas, of: snapshot, prefix: prefix, footprints: footprints, onto: pixels, stride: stride)
             return
         }
-        let lastFrame = lastFrame!
+        let lastFrame = history.lastFrame!
         try drawAreas(areas, of: snapshot, prefix: prefix, footprints: footprints, onto: lastFrame.pixels, stride: key.width * 4)
         if threads > 1 {
             copyOnThreads(lastFrame, into: pixels, stride: stride)
@@ -506,6 +489,10 @@ struct RenderStatistics: Equatable {
     var occludedParts = 0
     /// Runs of siblings drawn in layers on the threads (FrameRenderer+Layers.swift).
     var layeredRuns = 0
+    /// Page pictures drawn (whole or where their scene changed) and pages copied from their pictures
+    /// (FrameRenderer+Pages.swift).
+    var drawnPages = 0
+    var copiedPages = 0
     /// The damage areas the last frame drew (empty: nothing changed; nil: the whole frame).
     var lastDamage: [PixelRect]?
     /// Pictures decoded from files, SVG and Lottie files loaded and texts laid out with pango: what a scene's first
@@ -513,6 +500,37 @@ struct RenderStatistics: Equatable {
     var decodedPictures = 0
     var loadedDrawings = 0
     var laidOutTexts = 0
+}
+
+/// What a renderer keeps of the frames it drew into one picture, so that the next draws only what changed: still
+/// prefixes, the last frame's nodes, pixels and footprints. The frame's own, and one per page picture
+/// (FrameRenderer+Pages.swift).
+struct FrameHistory {
+    /// Pictures of the background plus leading top-level nodes that stayed equal over recent frames, shortest
+    /// first; each holds a prefix of the next one's nodes. Keeping the shorter one means a node that starts
+    /// moving again (an animation after its delay) costs a copy, not a redraw of everything behind it.
+    var staticPrefixes: [StaticPrefix] = []
+    /// The last frame's nodes, and for how many frames in a row each leading count has stayed equal.
+    var previousFrame: (key: FrameKey, nodes: [NodeSnapshot])?
+    var unchangedRun = (count: 0, frames: 0)
+    /// The leading counts that stayed equal in the last three frames: their least has held still throughout, even
+    /// when a node after it alternates between changing and not (a 30 fps Lottie in a 60 fps player).
+    var recentUnchanged: [Int] = []
+    /// The last frame's pixels and its top-level nodes' footprints: a frame draws again only where nodes changed.
+    var lastFrame: StaticPrefix?
+    /// True when `lastFrame` holds the frame of `previousFrame`'s nodes.
+    var lastFrameIsCurrent = false
+    var lastFootprints: [NodeFootprint] = []
+    /// The pixels the last frame was rendered into, whole (nil after a failed render).
+    var lastTarget: FrameRenderer.Target?
+    /// Frames in a row drawn whole because their changes covered nearly all of the canvas. The frames after such a
+    /// one are drawn whole without working out damage (400 falling circles cost 0.16 ms of footprints and merging a
+    /// frame for nothing); every `wholeFramesBetweenChecks`th looks again, so a scene that calms down draws damage
+    /// areas again within that many frames. Either way the pixels are the same.
+    var wholeFrames = 0
+    /// What each band of the last frame drawn whole on the threads took (ms), by run of bands and band: the next
+    /// frame's bands are handed out costliest first (see `drawWholeOnThreads`).
+    var bandCosts: [[Double]] = []
 }
 
 /// What a cached static prefix depends on besides its nodes.

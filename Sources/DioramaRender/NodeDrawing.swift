@@ -91,7 +91,7 @@ extension FrameRenderer {
         guard hue == 0, node.blur <= 0, node.shadow == nil, node.mask == nil else { return false }
         switch node.content {
         case .shape(let shape): return shape.fill == nil || shape.stroke == nil
-        case .text, .image, .lottie: return true
+        case .text, .image, .lottie, .page: return true
         case .group, .particles: return false
         }
     }
@@ -112,6 +112,8 @@ extension FrameRenderer {
             drawImage(image, alpha: alpha, in: cr)
         case .lottie(let lottie):
             drawLottie(lottie, alpha: alpha, in: cr)
+        case .page(let page):
+            drawPage(node, page, alpha: alpha, in: cr)
         }
     }
 
@@ -418,6 +420,8 @@ extension FrameRenderer {
             return BoundingBox(image.rect).nonEmptyBox
         case .lottie(let lottie):
             return BoundingBox(lottie.rect).nonEmptyBox
+        case .page(let page):
+            return BoundingBox(Rect(x: 0, y: 0, width: page.canvas.width, height: page.canvas.height)).nonEmptyBox
         }
     }
 }
@@ -428,6 +432,8 @@ extension SnapshotContent {
         case .image, .lottie: true
         case .group(let children): children.contains { $0.content.containsImage }
         case .shape, .text, .particles: false
+        // A page's hue is its own scene's business.
+        case .page: false
         }
     }
 }

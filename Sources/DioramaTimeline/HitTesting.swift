@@ -57,6 +57,10 @@ enum HitTester {
             return node.bounds.standardized.contains(local) ? node.id.map { [$0] } ?? [] : nil
         case .particles:
             return nil
+        case .page(let page):
+            // Taps reach a scene's own snapshot; a page hit counts as the page.
+            guard local.x >= 0, local.y >= 0, local.x <= page.canvas.width, local.y <= page.canvas.height else { return nil }
+            return node.id.map { [$0] } ?? []
         }
     }
 

@@ -68,6 +68,12 @@ public enum SnapshotContent: Sendable, Equatable {
     case particles(ParticlesSnapshot)
     case image(ImageContent)
     case lottie(LottieSnapshot)
+    /// A whole scene drawn as one page, as a story viewer shows it (the player's pages, `FrameComposer`): its
+    /// background fills its canvas, its nodes are drawn within it, and nothing outside the canvas shows. A renderer
+    /// may keep the page's picture from frame to frame (by the node's id) and only move it, as SwiftUI's
+    /// `drawingGroup` draws a view offscreen once and composites it: a page that slides, fades or holds still costs
+    /// a copy of its pixels, not a drawing of its scene.
+    case page(Snapshot)
 }
 
 /// Outline geometry in the node's own coordinates.

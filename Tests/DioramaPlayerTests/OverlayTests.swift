@@ -80,17 +80,19 @@ import Testing
         #expect(help.count == 1 + 2 * ChromeText.english.help.count)
     }
 
-    @Test func aPageAtRestIsTheSceneItselfAndAMovingPageCarriesItsBackgroundAndNeighbour() {
+    @Test func aSceneIsAPageAtRestOrMovedWithItsNeighbourBesideIt() {
         let canvas = Size(width: 100, height: 50)
         let dot = NodeSnapshot(bounds: Rect(x: 0, y: 0, width: 1, height: 1),
                                content: .shape(ShapeSnapshot(geometry: .rect(Rect(x: 0, y: 0, width: 1, height: 1), cornerRadius: 0),
                                                              fill: .solid(.white), stroke: nil)))
         let scene = Snapshot(canvas: canvas, background: .solid(.white), nodes: [dot])
         let other = Snapshot(canvas: canvas, background: .solid(.black), nodes: [])
-        #expect(FrameComposer.compose(scene: scene) == scene)
-        let moved = FrameComposer.compose(scene: scene, offset: -30, neighbour: other)
+        let rest = FrameComposer.compose(scene: scene, id: "page.0")
+        #expect(rest.nodes == [NodeSnapshot(id: "page.0", bounds: Rect(x: 0, y: 0, width: 100, height: 50), content: .page(scene))])
+        let moved = FrameComposer.compose(scene: scene, id: "page.0", offset: -30, neighbour: (other, "page.1"))
         #expect(moved.nodes.map(\.transform) == [.translation(x: -30, y: 0), .translation(x: 70, y: 0)])
-        let movedRight = FrameComposer.compose(scene: scene, offset: 30, neighbour: other)
+        #expect(moved.nodes.map(\.id) == ["page.0", "page.1"])
+        let movedRight = FrameComposer.compose(scene: scene, offset: 30, neighbour: (other, "page.1"))
         #expect(movedRight.nodes[1].transform == .translation(x: -70, y: 0))
     }
 

@@ -110,7 +110,7 @@ extension WindowSuites {
             h.mouseMove(Point(x: 300, y: 180))
             try h.advance(0.02)
             let pages = h.player.frames.last?.snapshot.nodes.compactMap(\.id).filter { $0.hasPrefix("page.") }
-            #expect(pages == ["page.current", "page.neighbour"])
+            #expect(pages == ["page.0", "page.1"])
             #expect(h.player.frames.last?.snapshot.nodes.first?.transform == .translation(x: -200, y: 0))
             #expect(h.position.sceneIndex == 0, "dragging alone does not navigate")
             h.mouseMove(Point(x: 100, y: 180))
@@ -120,7 +120,8 @@ extension WindowSuites {
             // The swing slides in from where the ocean was let go (400 points left of rest).
             #expect(h.player.frames.last?.snapshot.nodes.first?.transform == .translation(x: 240, y: 0))
             try h.advance(1.5)
-            #expect(h.player.frames.last?.snapshot.nodes.first?.id != "page.current", "settled: the scene is drawn as itself")
+            let settled = h.player.frames.last?.snapshot.nodes.filter { $0.id?.hasPrefix("page.") == true }
+            #expect(settled?.map(\.id) == ["page.1"] && settled?.first?.transform == .identity, "settled: the swing alone, at rest")
 
             h.mouseDown(Point(x: 300, y: 180))
             h.mouseMove(Point(x: 250, y: 180))

@@ -102,7 +102,7 @@ extension WindowSuites.WindowPixelTests {
                                                                    fill: .solid(Color(red: 1, green: 0, blue: 0)), stroke: nil))),
         ])
         let neighbour = Snapshot(canvas: canvas, background: .solid(Color(red: 0, green: 0, blue: 1)), nodes: [])
-        let frame = FrameComposer.compose(scene: scene, offset: -100, neighbour: neighbour)
+        let frame = FrameComposer.compose(scene: scene, offset: -100, neighbour: (neighbour, "page.1"))
         let pixels = try headless(frame, width: 400, height: 200)
         #expect(close(pixels[100 * 400 + 250], Color(red: 1, green: 0, blue: 0)), "the bar on its own page")
         #expect(close(pixels[100 * 400 + 310], Color(red: 0, green: 0, blue: 1)), "cut at its page's edge")

@@ -268,7 +268,7 @@ extension DamageRenderTests {
         for k in 0..<30 {
             try renderer.render(frame(k), into: pixels, width: 640, height: 360, stride: 640 * 4, holdsLastFrame: holdsLastFrame)
             if renderer.statistics.lastDamage != nil { damaged.append(k) }
-            if k == 11 { #expect(renderer.wholeFrames == 11, "frames 1 to 11 drawn whole for their changes") }
+            if k == 11 { #expect(renderer.history.wholeFrames == 11, "frames 1 to 11 drawn whole for their changes") }
             let whole = try FrameRenderer().render(frame(k), width: 640, height: 360).bytes
             #expect(Array(UnsafeRawBufferPointer(start: pixels, count: count)) == whole, "frame \(k)")
         }

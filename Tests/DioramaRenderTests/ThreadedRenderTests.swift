@@ -123,11 +123,11 @@ import Testing
             #expect(try threaded.render(frame(k), width: 400, height: 300) == single.render(frame(k), width: 400, height: 300), "frame \(k)")
             #expect(threaded.statistics.lastDamage == nil, "frame \(k) drawn whole")
         }
-        #expect(threaded.bandCosts.count == 2, "\(threaded.bandCosts)")
-        #expect(threaded.bandCosts.allSatisfy { $0.count == 4 && $0.allSatisfy { $0 >= 0 } }, "\(threaded.bandCosts)")
+        #expect(threaded.history.bandCosts.count == 2, "\(threaded.history.bandCosts)")
+        #expect(threaded.history.bandCosts.allSatisfy { $0.count == 4 && $0.allSatisfy { $0 >= 0 } }, "\(threaded.history.bandCosts)")
         // A smaller frame has fewer bands than the costs kept: handed out top to bottom, the same pixels.
         #expect(try threaded.render(frame(4), width: 200, height: 100) == single.render(frame(4), width: 200, height: 100))
-        #expect(threaded.bandCosts.allSatisfy { $0.count == 3 }, "\(threaded.bandCosts)")
+        #expect(threaded.history.bandCosts.allSatisfy { $0.count == 3 }, "\(threaded.history.bandCosts)")
     }
 
     @Test func theCostliestBandsOfTheLastFrameGoFirst() {

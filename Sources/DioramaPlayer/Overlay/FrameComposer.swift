@@ -1,35 +1,33 @@
 import DioramaDocument
 import DioramaTimeline
 
-/// Puts one window frame together as a single snapshot: the current scene (moved by the page offset
+/// Puts one window frame together as a single snapshot: the current scene as a page (moved by the page offset
 /// while dragging or sliding), the neighbouring scene beside it (or, during a scene change, the pages left,
 /// beside it or beneath it), and the overlay on top.
+///
+/// Every scene is drawn as a page (`SnapshotContent.page`), at rest too: the renderer keeps each page's picture by its
+/// id, so the page a scene change leaves is already drawn, and the page coming in goes on being drawn as it was
+/// prepared. A page's id names its scene (`pageID(scene:)`), so a scene keeps its picture from rest into a slide and
+/// back.
 public enum FrameComposer {
-    /// A scene drawn as a page: its background becomes a canvas-sized rectangle so it moves with the page,
-    /// and a clip to the canvas cuts off whatever its nodes draw beyond its edges (a tree reaching past the edge would
-    /// otherwise be drawn over the page beside it). A rectangle clip, not a gradient mask, which would draw the whole page
-    /// into a layer of its own first.
+    /// The id of the page showing the scene at `index` of the playlist.
+    public static func pageID(scene index: Int) -> String { "page.\(index)" }
+
+    /// A scene drawn as a page at `offset` points from rest, at `opacity`.
     public static func page(_ scene: Snapshot, offset: Double, id: String, opacity: Double = 1) -> NodeSnapshot {
         let bounds = Rect(x: 0, y: 0, width: scene.canvas.width, height: scene.canvas.height)
-        let background = NodeSnapshot(
-            id: "\(id).background", bounds: bounds,
-            content: .shape(ShapeSnapshot(geometry: .rect(bounds, cornerRadius: 0), fill: scene.background, stroke: nil)))
-        return NodeSnapshot(id: id, transform: .translation(x: offset, y: 0), bounds: bounds, opacity: opacity,
-                            content: .group([background] + scene.nodes), clipShape: .rect(bounds, cornerRadius: 0))
+        return NodeSnapshot(id: id, transform: offset == 0 ? .identity : .translation(x: offset, y: 0), bounds: bounds,
+                            opacity: opacity, content: .page(scene))
     }
 
-    /// The frame: `scene` at `offset` points (0 at rest), `neighbour` (when the offset shows one) one
-    /// canvas width beside it, then the overlay nodes. Without an offset, the scene's own snapshot is
-    /// kept as it is (so a frame without overlay equals a headless render of the scene).
-    public static func compose(scene: Snapshot, offset: Double = 0, neighbour: Snapshot? = nil,
-                               overlay: [NodeSnapshot] = []) -> Snapshot {
-        if offset == 0 {
-            return Snapshot(canvas: scene.canvas, background: scene.background, nodes: scene.nodes + overlay)
-        }
-        var nodes = [page(scene, offset: offset, id: "page.current")]
-        if let neighbour {
+    /// The frame: `scene` as the page `id` at `offset` points (0 at rest), `neighbour` (when the offset shows one)
+    /// one canvas width beside it, then the overlay nodes.
+    public static func compose(scene: Snapshot, id: String = "page", offset: Double = 0,
+                               neighbour: (scene: Snapshot, id: String)? = nil, overlay: [NodeSnapshot] = []) -> Snapshot {
+        var nodes = [page(scene, offset: offset, id: id)]
+        if offset != 0, let neighbour {
             let side = offset > 0 ? -scene.canvas.width : scene.canvas.width
-            nodes.append(page(neighbour, offset: offset + side, id: "page.neighbour"))
+            nodes.append(page(neighbour.scene, offset: offset + side, id: neighbour.id))
         }
         return Snapshot(canvas: scene.canvas, background: .solid(.black), nodes: nodes + overlay)
     }

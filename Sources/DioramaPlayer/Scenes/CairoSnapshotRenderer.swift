@@ -60,6 +60,8 @@ public final class CairoSnapshotRenderer: SnapshotRendering {
             return
         }
         self.preparation = nil
+        // The page being left, as it was last drawn, goes on with the renderer taking over.
+        prepared.adoptPages(of: renderer)
         ScenePreparation.free(renderer)
         renderer = prepared
         sceneChanges.prepared += 1

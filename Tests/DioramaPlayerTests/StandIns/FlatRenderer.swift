@@ -39,6 +39,17 @@ final class FlatRenderer: SnapshotRendering {
             case .path:
                 return
             }
+        case .page(let page):
+            // Its background and nodes, cut to its canvas where the page is placed.
+            let canvas = Rect(x: 0, y: 0, width: page.canvas.width, height: page.canvas.height)
+            let corner1 = transform.apply(to: Point(x: 0, y: 0))
+            let corner2 = transform.apply(to: Point(x: canvas.width, y: canvas.height))
+            let x0 = max(clip.x, min(corner1.x, corner2.x)), x1 = min(clip.x + clip.width, max(corner1.x, corner2.x))
+            let y0 = max(clip.y, min(corner1.y, corner2.y)), y1 = min(clip.y + clip.height, max(corner1.y, corner2.y))
+            guard x1 > x0, y1 > y0 else { return }
+            let pageClip = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+            fill(canvas, paint: page.background, transform: transform, clip: pageClip, rows: rows, stride: stride, opacity: node.opacity)
+            for child in page.nodes { draw(child, parent: transform, clip: pageClip, rows: rows, stride: stride) }
         case .text, .particles, .image, .lottie:
             return
         }
