@@ -22,6 +22,8 @@ final class PagePicture {
     var page: Snapshot?
     /// The areas its last drawing changed (empty: none; nil: all of it).
     var damage: [PixelRect]?
+    /// The last frame (`FrameRenderer.pageFrames`) that showed it.
+    var shownInFrame = 0
 
     init(width: Int, height: Int) {
         self.width = width
@@ -34,10 +36,15 @@ final class PagePicture {
 }
 
 extension FrameRenderer {
+    /// Frames a picture is kept without being shown: a page coming in is left out of a frame while it is still beyond
+    /// the frame's edge (or fully transparent), and its picture must wait for it.
+    static let framesPicturesWait = 2
+
     /// Brings the pictures of `snapshot`'s top-level pages up to date at `width`×`height` (drawing only what changed
-    /// in each since its last drawing) and forgets the pictures of pages it no longer shows.
+    /// in each since its last drawing) and forgets the pictures of pages no frame showed for a while.
     func drawPages(of snapshot: Snapshot, width: Int, height: Int) throws {
         guard !drawingPage else { return }
+        pageFrames += 1
         var shown: Set<String> = []
         for node in snapshot.nodes {
             guard case .page(let page) = node.content, let id = node.id, shown.insert(id).inserted else { continue }
@@ -48,6 +55,7 @@ extension FrameRenderer {
                 picture = PagePicture(width: width, height: height)
                 pagePictures[id] = picture
             }
+            picture.shownInFrame = pageFrames
             guard picture.page != page else {
                 picture.damage = []
                 continue
@@ -64,7 +72,9 @@ extension FrameRenderer {
             picture.page = page
             statistics.drawnPages += 1
         }
-        if pagePictures.count > shown.count { pagePictures = pagePictures.filter { shown.contains($0.key) } }
+        if pagePictures.count > shown.count {
+            pagePictures = pagePictures.filter { pageFrames - $0.value.shownInFrame <= Self.framesPicturesWait }
+        }
         // The threads draw parts of the frame with these pictures: they only read them while the frame is drawn.
         if threads > 1 { for helper in helpers { helper.pagePictures = pagePictures } }
     }
@@ -73,6 +83,8 @@ extension FrameRenderer {
     /// taking over from another at a scene change keeps the page being left as it was drawn.
     public func adoptPages(of other: FrameRenderer) {
         for (id, picture) in other.pagePictures where picture.page != nil {
+            // Shown last by this renderer's count.
+            picture.shownInFrame = pageFrames
             pagePictures[id] = picture
         }
         other.pagePictures = [:]
@@ -137,3 +149,4 @@ extension FrameRenderer {
         return oldPlace == newPlace ? damage : nil
     }
 }
+

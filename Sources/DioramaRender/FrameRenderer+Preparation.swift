@@ -31,7 +31,14 @@ extension FrameRenderer {
                 try render(frame, into: pixels, width: width, height: height, stride: stride, holdsLastFrame: false)
             }
         }
-        for frame in frames {
+        for (index, frame) in frames.enumerated() {
+            if index == frames.count - 1 {
+                // The moments prepared jump about (the art of the scene's first second, then its start), so the frames
+                // before the last were drawn whole; the last looks for what changed, and so measures where its nodes
+                // are: the frame shown next, which follows it closely, then draws only what changed.
+                history.wholeFrames = 0
+                for picture in pagePictures.values { picture.history.wholeFrames = 0 }
+            }
             try render(frame, into: pixels, width: width, height: height, stride: stride, holdsLastFrame: false)
         }
     }

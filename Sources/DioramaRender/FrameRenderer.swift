@@ -72,6 +72,8 @@ public final class FrameRenderer {
     var history = FrameHistory()
     /// The pictures of the pages of the last frame, by page id (FrameRenderer+Pages.swift).
     var pagePictures: [String: PagePicture] = [:]
+    /// Frames drawn with pages counted (`PagePicture.shownInFrame`).
+    var pageFrames = 0
     /// True while a page's picture is drawn: a page within it is drawn as its scene.
     var drawingPage = false
     /// Frames drawn whole without working out damage, between checks (see `FrameHistory.wholeFrames`).

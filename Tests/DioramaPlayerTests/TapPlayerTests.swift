@@ -88,7 +88,7 @@ extension WindowSuites {
             let h = try Self.harness(auto: nil)
             h.player.capturesFrames = false
             try h.advance(2.5)
-            func tonearm() -> NodeSnapshot? { h.player.frames.last?.snapshot.nodes.first { $0.id == "tonearm" } }
+            func tonearm() -> NodeSnapshot? { h.player.frames.last?.snapshot.sceneNodes.first { $0.id == "tonearm" } }
             let resting = try #require(tonearm())
             try h.click(Self.button)
             try h.advance(0.2)
@@ -98,7 +98,7 @@ extension WindowSuites {
             // Untapped, the arm would still rest.
             let untapped = try Self.harness(auto: nil)
             try untapped.advance(3.2)
-            #expect(untapped.player.frames.last?.snapshot.nodes.first { $0.id == "tonearm" } == resting)
+            #expect(untapped.player.frames.last?.snapshot.sceneNodes.first { $0.id == "tonearm" } == resting)
         }
     }
 }

@@ -247,9 +247,6 @@ struct SceneChangeFigures {
             cpu = (max(cpu.worst, cpuFrames.max() ?? 0), cpu.over + cpuFrames.filter { $0 > Self.budget }.count)
             let worst = frames.max() ?? 0, over = frames.filter { $0 > Self.budget }.count
             let scene = scenes[index]
-            if ProcessInfo.processInfo.environment["DEBUGCHANGES"] != nil {
-                print("change to \(scene) cpu:", renderCPU[max(0, index - 3)..<min(renderCPU.count, index + 30)].map { String(format: "%.1f", $0 * 1000) }.joined(separator: " "))
-            }
             let before = byScene[scene] ?? (0, 0, 0)
             byScene[scene] = (before.changes + 1, max(before.worst, worst), before.over + over)
             all = (all.changes + 1, max(all.worst, worst), all.over + over)

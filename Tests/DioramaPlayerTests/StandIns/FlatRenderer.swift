@@ -105,3 +105,11 @@ final class ClockSceneSource: SceneSource {
         return Snapshot(canvas: canvas, background: definition.background ?? document.canvas.background, nodes: [node])
     }
 }
+
+extension Snapshot {
+    /// The nodes of the scene on the frame's first page (the current scene at rest).
+    var sceneNodes: [NodeSnapshot] {
+        for node in nodes { if case .page(let scene) = node.content { return scene.nodes } }
+        return []
+    }
+}
