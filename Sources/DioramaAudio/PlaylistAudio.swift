@@ -112,7 +112,11 @@ public struct PlaylistAudio: Sendable {
             } + heldCueStops(ofScene: scene, frame: frame)
         case .cueDue(let firing, let frame):
             guard let sound = bank.index(of: firing.sound) else { return [] }
-            return [.start(VoiceStart(sound: sound, frame: frame, gain: gain(sound, firing.gain) * sceneGain(firing.scene), pan: Float(firing.pan),
+            // A sound that varies plays this firing's draw: a gain about its own, and one of its takes.
+            let drawn = bank.variations[sound].map { firing.variation($0) }
+            let played = drawn.map { bank.take($0.take, of: sound) } ?? sound
+            let gain = gain(sound, firing.gain * (drawn?.linearGain ?? 1))
+            return [.start(VoiceStart(sound: played, frame: frame, gain: gain * sceneGain(firing.scene), pan: Float(firing.pan),
                                       loops: firing.loops, tag: Self.cueTag(scene: firing.scene, cue: firing.cue),
                                       duck: duck(firing.duck)))]
         case .cueStopDue(let stop, let frame):

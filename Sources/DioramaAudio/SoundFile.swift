@@ -2,6 +2,7 @@ import CSampleRate
 import CSndfile
 import DioramaFiles
 import DioramaMixer
+import Foundation
 
 /// Reads sound files into mixer sounds: decode with libsndfile, convert to the engine's rate with
 /// libsamplerate, and keep one channel (mono, played centred) or two.
@@ -109,8 +110,34 @@ public enum SoundFile {
 
     static func resample(_ samples: [Float], channels: Int, from inputRate: Int, to outputRate: Int,
                          name: String, path: String) throws(SoundLoadError) -> [Float] {
+        let converted = convert(samples, channels: channels, ratio: Double(outputRate) / Double(inputRate))
+        guard converted.status == 0 else {
+            throw SoundLoadError(soundName: name, path: path,
+                                 reason: "conversion from \(inputRate) Hz to \(outputRate) Hz failed: \(String(cString: src_strerror(converted.status)))",
+                                 hint: "convert the file to \(outputRate) Hz yourself, e.g. `sox IN -r \(outputRate) OUT`")
+        }
+        return converted.samples
+    }
+
+    /// A take of `sound` `semitones` higher (or lower, when negative), at the same rate: resampled by libsamplerate, so
+    /// it plays faster and shorter (or slower and longer) from the same first sample. For a varied sound (`SoundVariation`).
+    public static func take(of sound: MixerSound, semitones: Double, path: String) throws(SoundLoadError) -> MixerSound {
+        // Output frames per input frame: a semitone up plays 2^(1/12) times as fast.
+        let converted = convert(sound.storedSamples, channels: sound.channels, ratio: pow(2, -semitones / 12))
+        guard converted.status == 0 else {
+            throw SoundLoadError(soundName: sound.name, path: path,
+                                 reason: "its take \(semitones) semitones away could not be made: \(String(cString: src_strerror(converted.status)))",
+                                 hint: "give it a smaller \"pitch\" variation")
+        }
+        let name = sound.name + " " + (semitones > 0 ? "+" : "") + "\(semitones) st"
+        return sound.channels == 1 ? MixerSound(name: name, mono: converted.samples)
+            : MixerSound(name: name, interleavedStereo: converted.samples)
+    }
+
+    /// `samples` converted to `ratio` output frames per input frame by libsamplerate (`converterQuality`); a status
+    /// other than 0 is libsamplerate's error.
+    private static func convert(_ samples: [Float], channels: Int, ratio: Double) -> (samples: [Float], status: Int32) {
         let inputFrames = samples.count / channels
-        let ratio = Double(outputRate) / Double(inputRate)
         let outputFrames = Int((Double(inputFrames) * ratio).rounded(.up)) + 16
         var output = [Float](repeating: 0, count: outputFrames * channels)
         var produced = 0
@@ -128,11 +155,6 @@ public enum SoundFile {
                 return status
             }
         }
-        if status != 0 {
-            throw SoundLoadError(soundName: name, path: path,
-                                 reason: "conversion from \(inputRate) Hz to \(outputRate) Hz failed: \(String(cString: src_strerror(status)))",
-                                 hint: "convert the file to \(outputRate) Hz yourself, e.g. `sox IN -r \(outputRate) OUT`")
-        }
-        return Array(output.prefix(produced * channels))
+        return (Array(output.prefix(produced * channels)), status)
     }
 }

@@ -101,13 +101,48 @@ public struct SoundDefinition: Sendable, Equatable {
     /// The file's leading silence is meant (`"leadingSilence": "intended"`): a cue playing it is heard after its
     /// moment on purpose, and neither `check` nor `verify` holds that against it.
     public var leadingSilenceIntended: Bool
+    /// How every firing of a cue playing the sound differs from the others (`"vary"`); nil: each is the same.
+    public var vary: SoundVariation?
 
-    public init(name: String, path: String, gain: Double = 1, leadingSilenceIntended: Bool = false) {
+    public init(name: String, path: String, gain: Double = 1, leadingSilenceIntended: Bool = false, vary: SoundVariation? = nil) {
         self.name = name
         self.path = path
         self.gain = gain
         self.leadingSilenceIntended = leadingSilenceIntended
+        self.vary = vary
     }
+}
+
+/// A sound's natural variation from one firing to the next (`"vary": {"gain": 3, "pitch": 0.5}`), as a bell struck a
+/// little harder or a rope creaking a little higher: each firing of a cue plays the sound up to `gainDecibels` louder or
+/// quieter and up to `pitchSemitones` higher or lower, drawn from a seed of the scene, the cue and the firing, so the
+/// same file always gives the same samples. The pitch is one of `takes` takes spread evenly over its range (the
+/// middle one the file itself), resampled when the sound loads; a take starts on the firing's sample as the file does.
+public struct SoundVariation: Sendable, Equatable {
+    /// Decibels either side of the sound's level, 0 to 24.
+    public var gainDecibels: Double
+    /// Semitones either side of the sound's pitch, 0 to 12.
+    public var pitchSemitones: Double
+
+    /// How many pitches a varied sound is prepared at: odd, so the middle take is the file as it is.
+    public static let takes = 7
+
+    public init(gainDecibels: Double = 0, pitchSemitones: Double = 0) {
+        self.gainDecibels = gainDecibels
+        self.pitchSemitones = pitchSemitones
+    }
+
+    /// The takes the sound is prepared at: `takes` with a pitch range, else only the file.
+    public var takeCount: Int { pitchSemitones > 0 ? Self.takes : 1 }
+
+    /// The pitch of take `take` (0 ..< `takeCount`) in semitones: from `-pitchSemitones` up to `pitchSemitones`.
+    public func semitones(ofTake take: Int) -> Double {
+        guard takeCount > 1 else { return 0 }
+        return pitchSemitones * (2 * Double(take) / Double(takeCount - 1) - 1)
+    }
+
+    /// The take that plays the file as it is.
+    public var middleTake: Int { takeCount / 2 }
 }
 
 /// One item of the playlist.

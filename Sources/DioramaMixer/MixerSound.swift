@@ -48,5 +48,8 @@ public final class MixerSound: @unchecked Sendable {
         return stereo
     }
 
+    /// The samples as stored (interleaved stereo, or mono), copied out (for preparing sounds; never on the audio thread).
+    public var storedSamples: [Float] { Array(frames.prefix(frameCount * channels)) }
+
     deinit { frames.deallocate() }
 }

@@ -670,11 +670,11 @@ public final class Player {
         sync?.audioClockStartedOver()
     }
 
-    /// Each sound's name, path, gain and file state.
+    /// Each sound's name, path, gain, variation (its takes are in the bank) and file state.
     private static func soundSignature(of playlist: LoadedPlaylist) -> [String] {
         playlist.document.sounds.map { sound in
             let path = sound.path.hasPrefix("/") ? sound.path : playlist.baseDirectory + "/" + sound.path
-            return "\(sound.name)|\(sound.path)|\(sound.gain)|\(String(describing: FileWatch.Signature.of(path)))"
+            return "\(sound.name)|\(sound.path)|\(sound.gain)|\(String(describing: sound.vary))|\(String(describing: FileWatch.Signature.of(path)))"
         }
     }
 

@@ -222,8 +222,9 @@ public struct TimelinePicture {
     ]
 }
 
-/// Short UI text with pango: one line, DejaVu Sans, laid out without hinting so PNG and SVG agree.
-private struct PictureText {
+/// Short UI text with pango (the timeline picture's and the contact sheet's): one line, DejaVu Sans, laid out without
+/// hinting so PNG and SVG agree.
+struct PictureText {
     let cr: OpaquePointer
 
     init(_ cr: OpaquePointer) { self.cr = cr }

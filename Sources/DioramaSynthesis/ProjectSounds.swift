@@ -20,7 +20,7 @@ public struct SynthesizedSound: Sendable {
 /// -26 LUFS, peaks never above -1 dBFS, so a cue stands clear of its scene's bed without startling.
 public enum ProjectSounds {
     public static let names = ["surf", "bell", "creak", "birds", "breathe-in", "breathe-out", "wind", "chime", "click",
-                               "music", "crackle", "hum", "ding"]
+                               "music", "crackle", "hum", "ding", "room-tone", "snow-hush", "breath-pad", "shimmer"]
 
     /// Synthesizes the sound called `name` (one of `names`), or nil.
     public static func make(_ name: String, sampleRate: Int = AudioFormat.sampleRate) -> SynthesizedSound? {
@@ -40,6 +40,10 @@ public enum ProjectSounds {
         case "crackle": made = (crackle(rate), true)
         case "hum": made = (hum(rate), true)
         case "ding": made = (ding(rate), false)
+        case "room-tone": made = (roomTone(rate), true)
+        case "snow-hush": made = (snowHush(rate), true)
+        case "breath-pad": made = (breathPad(rate), true)
+        case "shimmer": made = (shimmer(rate), true)
         default: return nil
         }
         return SynthesizedSound(name: name, sampleRate: sampleRate, samples: made.samples.map { Float($0) }, loops: made.loops)
@@ -117,6 +121,119 @@ public enum ProjectSounds {
                 + rumble.process(pink.next()) * (0.5 + 0.5 * strength) * 0.9
         }
         return normalized(seamlessLoop(take, loopLength: loopLength), rms: -25)
+    }
+
+    /// A quiet room with a record player in it, an 8 s loop: the low air of an indoor room, and the faint hiss and
+    /// sparse ticks of a record's run-in groove. No wind: the scene is indoors.
+    static func roomTone(_ rate: Double) -> [Double] {
+        let loopLength = Int(8 * rate)
+        let total = loopLength + Int(1 * rate)
+        var air = PinkNoise(seed: 0x2007)
+        var hiss = SplitMix64(seed: 0x2008)
+        var ticks = SplitMix64(seed: 0x2009)
+        var room = Biquad(.lowpass, frequency: 320, q: 0.6, sampleRate: rate)
+        var roomFloor = Biquad(.highpass, frequency: 45, q: 0.7, sampleRate: rate)
+        var surface = Biquad(.bandpass, frequency: 5200, q: 0.5, sampleRate: rate)
+        var tickTone = Biquad(.bandpass, frequency: 3000, q: 1.2, sampleRate: rate)
+        var swell = Wander(seed: 0x200A, range: 0.85...1, seconds: 2.2, sampleRate: rate)
+        var take = [Double](repeating: 0, count: total)
+        var tick = 0.0
+        for index in 0..<total {
+            // About three faint ticks a second, most of them barely there.
+            if ticks.unit() < 3 / rate { tick = pow(ticks.unit(), 2) * (ticks.unit() < 0.5 ? 1 : -1) }
+            let crackle = tickTone.process(tick) * 0.5
+            tick *= 0.6
+            take[index] = roomFloor.process(room.process(air.next())) * 2.2 * swell.next()
+                + surface.process(hiss.white()) * 0.05 + crackle
+        }
+        return normalized(seamlessLoop(take, loopLength: loopLength), rms: -27)
+    }
+
+    /// Falling snow, a 12 s loop: a soft, muffled hush (snow swallows the highs) that swells and settles, with the
+    /// faintest airy shimmer above it.
+    static func snowHush(_ rate: Double) -> [Double] {
+        let loopLength = Int(12 * rate)
+        let total = loopLength + Int(2 * rate)
+        var pink = PinkNoise(seed: 0x5A0A)
+        var white = SplitMix64(seed: 0x5A0B)
+        var hush = Biquad(.lowpass, frequency: 900, q: 0.5, sampleRate: rate)
+        var hushFloor = Biquad(.highpass, frequency: 140, q: 0.6, sampleRate: rate)
+        var air = Biquad(.bandpass, frequency: 6500, q: 0.7, sampleRate: rate)
+        var swell = Wander(seed: 0x5A0C, range: 0.55...1, seconds: 2.6, sampleRate: rate)
+        var brightness = Wander(seed: 0x5A0D, range: 650...1200, seconds: 3.1, sampleRate: rate)
+        var take = [Double](repeating: 0, count: total)
+        for index in 0..<total {
+            let level = swell.next(), cutoff = brightness.next()
+            if index % 32 == 0 { hush.set(.lowpass, frequency: cutoff, q: 0.5, sampleRate: rate) }
+            take[index] = hushFloor.process(hush.process(pink.next())) * level * 1.6
+                + air.process(white.white()) * 0.012 * level
+        }
+        return normalized(seamlessLoop(take, loopLength: loopLength), rms: -27)
+    }
+
+    /// A calm bed to breathe with, a 16 s loop: a low open chord (D, A, D, F sharp) of soft detuned tones swelling
+    /// over 8 s, the breath's own cycle, over a little warm air. Every tone and swell completes whole cycles in the
+    /// loop, so the tones are seamless by construction; the air is cross-faded.
+    static func breathPad(_ rate: Double) -> [Double] {
+        let seconds = 16.0
+        let loopLength = Int(seconds * rate)
+        // (frequency, level): rounded to whole cycles in the loop.
+        let voices: [(Double, Double)] = [(73.42, 0.5), (110, 0.45), (146.83, 0.32), (185, 0.16), (220, 0.1)]
+        var tones = [Double](repeating: 0, count: loopLength)
+        for (number, (frequency, level)) in voices.enumerated() {
+            let cycles = (frequency * seconds).rounded()
+            // A twin one cycle a loop apart (a slow beat), and a swell of the voice's own phase, twice a loop.
+            let omega = 2 * Double.pi * cycles / Double(loopLength), twin = 2 * Double.pi * (cycles + 1) / Double(loopLength)
+            let swellPhase = Double(number) * 0.7
+            for index in 0..<loopLength {
+                let t = Double(index)
+                let (a, b) = (omega * t + swellPhase * 3, twin * t + swellPhase * 5 + 1)  // phases of their own
+                let tone = 0.6 * (sin(a) + 0.08 * sin(2 * a)) + 0.4 * (sin(b) + 0.08 * sin(2 * b))
+                let swell = 0.75 + 0.25 * sin(2 * Double.pi * 2 * t / Double(loopLength) + swellPhase)
+                tones[index] += level * tone * swell
+            }
+        }
+        // The whole chord breathes: louder on the inhale, softer on the exhale (an 8 s cycle, twice a loop).
+        for index in 0..<loopLength {
+            tones[index] *= 0.8 + 0.2 * sin(2 * Double.pi * 2 * Double(index) / Double(loopLength))
+        }
+        var pink = PinkNoise(seed: 0xB2EA)
+        var warmth = Biquad(.lowpass, frequency: 600, q: 0.5, sampleRate: rate)
+        let total = loopLength + Int(2 * rate)
+        let airTake = (0..<total).map { _ in warmth.process(pink.next()) * 0.5 }
+        let air = seamlessLoop(airTake, loopLength: loopLength)
+        return normalized(zip(tones, air).map { $0 + $1 }, rms: -26)
+    }
+
+    /// A slowly turning shimmer for the kaleidoscope, a 12 s loop: high bell-like tones of an A major pentatonic
+    /// scale, each a pair beating slowly, fading in and out on its own whole-loop period, over a faint drone. Every
+    /// tone and fade completes whole cycles in the loop: seamless by construction.
+    static func shimmer(_ rate: Double) -> [Double] {
+        let seconds = 12.0
+        let loopLength = Int(seconds * rate)
+        // (frequency, level, fades a loop, phase)
+        let notes: [(Double, Double, Double, Double)] = [
+            (880, 0.30, 1, 0.0), (987.77, 0.22, 2, 1.3), (1108.73, 0.26, 3, 2.1), (1318.51, 0.22, 2, 3.6),
+            (1479.98, 0.16, 4, 0.9), (1760, 0.12, 3, 4.4), (2217.46, 0.06, 5, 2.7),
+        ]
+        var samples = [Double](repeating: 0, count: loopLength)
+        for (frequency, level, fades, phase) in notes {
+            let cycles = (frequency * seconds).rounded()
+            // The twins start at phases of their own, so the tones never all cross zero together (at the seam or elsewhere).
+            for (detune, share, start) in [(0.0, 0.55, phase * 1.7), (5.0, 0.45, phase * 2.9 + 1)] {
+                let omega = 2 * Double.pi * (cycles + detune) / Double(loopLength)
+                for index in 0..<loopLength {
+                    let fade = pow(0.5 + 0.5 * sin(2 * Double.pi * fades * Double(index) / Double(loopLength) + phase), 2)
+                    samples[index] += level * share * fade * sin(omega * Double(index) + start)
+                }
+            }
+        }
+        // The drone: A2 and E3, quiet, for a floor under the glitter.
+        for (frequency, level) in [(110.0, 0.12), (164.81, 0.07)] {
+            let omega = 2 * Double.pi * (frequency * seconds).rounded() / Double(loopLength)
+            for index in 0..<loopLength { samples[index] += level * sin(omega * Double(index) + frequency) }
+        }
+        return normalized(samples, rms: -27)
     }
 
     // MARK: Cues

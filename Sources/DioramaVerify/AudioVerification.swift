@@ -83,7 +83,7 @@ public struct AudioVerification: Sendable {
             occurrences[firing.scene, default: [:]][firing.cue] = occurrence
             let firingName = Self.cueName(firing, in: audio.document) + " firing \(occurrence)"
             let name = firingName + " starts on its sample"
-            guard let sound = audio.bank.index(of: firing.sound) else {
+            guard audio.bank.index(of: firing.sound) != nil else {
                 cueChecks[firing.scene].append(VerificationCheck(scene: firing.sceneID, name: name, passed: false,
                     detail: "its sound \"\(firing.sound)\" did not load, so it is silent (diorama check says why)"))
                 continue
@@ -101,7 +101,7 @@ public struct AudioVerification: Sendable {
             // A sound ended on the sample it starts on never sounds (the mixer drops a start its stop reaches): nothing to hear.
             let stopFrame = stopFrame(ofStartAt: starts[index])
             if stopFrame <= cue.sampleIndex { continue }
-            cueChecks[firing.scene] += checkOnset(cue, sound: sound, command: starts[index], stopFrame: stopFrame, firingName: firingName)
+            cueChecks[firing.scene] += checkOnset(cue, command: starts[index], stopFrame: stopFrame, firingName: firingName)
         }
         let unscheduled = unscheduledChecks(mutingCueStarts: matched)
         return schedule.scenes.indices.flatMap { cueChecks[$0] + [unscheduled[$0]] }
@@ -129,11 +129,13 @@ public struct AudioVerification: Sendable {
     // MARK: Cue onsets
 
     /// Whether the firing starts on its sample (as its own sound), then whether it is heard in time.
-    private func checkOnset(_ cue: ScheduledCue, sound: Int, command: Int, stopFrame: Int64, firingName: String) -> [VerificationCheck] {
+    private func checkOnset(_ cue: ScheduledCue, command: Int, stopFrame: Int64, firingName: String) -> [VerificationCheck] {
         let name = firingName + " starts on its sample"
         let span = schedule.scenes[cue.firing.scene]
-        let samples = audio.bank.sounds[sound].interleavedSamples
         guard case .start(let start) = commands[command] else { preconditionFailure("a start command") }
+        // The sound the firing plays: its sound, or the take of it its variation drew.
+        let sound = start.sound
+        let samples = audio.bank.sounds[sound].interleavedSamples
         let gains = constantPowerGains(pan: start.pan)
         let gain = (left: start.gain * gains.left, right: start.gain * gains.right)
         func contribution(_ frame: Int) -> Float {

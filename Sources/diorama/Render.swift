@@ -27,6 +27,13 @@ struct Render: AsyncParsableCommand {
               diorama render --out stills --scene flower --at 2,4,6 --size 1920x1080 --lang ja
               diorama render scenes.json --out frames --audio mix.wav
               diorama render --scene ocean --from 2 --to 8 --audio-only --audio ocean.wav
+              diorama render --sheet sheet.png --moments 4 --size 480x270 --lang ja
+
+            --sheet writes one PNG instead of frames: a contact sheet with a row per scene (or the --scene \
+            alone) and a cell per moment, each labelled with the scene and its time. The moments are the \
+            middles of --moments equal parts of each scene (rounded to the millisecond), or the scene \
+            seconds given by --at; --size is the size of a cell. A sheet is not replaced unless --force \
+            is given.
 
             For a video file with sound (MP4, WebM or GIF), use diorama export.
             """
@@ -51,12 +58,23 @@ struct Render: AsyncParsableCommand {
     @Flag(help: "Write only the --audio file, no frames.")
     var audioOnly = false
 
+    @Option(help: "Write a contact sheet to this PNG file instead of frames: a row per scene, a labelled cell per moment.")
+    var sheet: String?
+
+    @Option(help: "With --sheet: moments per scene, spread evenly over it (default 4; 1 to 100).")
+    var moments: Int?
+
     /// The offline mix's rate: the rate `diorama timeline` lists sample indexes at.
     static let audioSampleRate = AudioFormat.sampleRate
 
     func run() async throws {
+        if sheet != nil {
+            try writeSheet()
+            return
+        }
         let request: FrameRequest
         do {
+            if moments != nil { throw RenderArgumentError("--moments needs --sheet FILE.png", hint: "e.g. --sheet sheet.png --moments 4") }
             request = try plan()
         } catch let problem as RenderArgumentError {
             StandardStreams.writeError(problem.description + "\n")

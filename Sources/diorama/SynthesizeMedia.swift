@@ -7,7 +7,7 @@ import Foundation
 struct SynthesizeMedia: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "synthesize-media",
-        abstract: "Synthesize the project's sounds (surf, bell, creak, birds, breaths, wind, chime, click, music, crackle, hum, ding) as FLAC.",
+        abstract: "Synthesize the project's sounds (beds, bells, breaths, chimes and clicks) as FLAC.",
         discussion: """
             The sounds are generated in Swift from seeded noise and sine partials, so the same \
             code always writes the same files. Example:

@@ -89,19 +89,17 @@ import Testing
         let schedule = CueSchedule(document: document, sampleRate: 48_000)
         let plan = audio.commands(playingOnce: schedule)
         for cue in schedule.cues where cue.firing.sceneID == sceneID {
-            // The same playlist without this one firing: its cue's other firings (a bell rings on every swing) stay,
-            // as plain cues at their times.
-            var withoutCue = document
-            withoutCue.scenes[cue.firing.scene].cues.remove(at: cue.firing.cue)
-            for other in schedule.cues where other.firing.scene == cue.firing.scene && other.firing.cue == cue.firing.cue && other != cue {
-                withoutCue.scenes[cue.firing.scene].cues.append(
-                    Cue(sound: other.firing.sound, trigger: .at(other.firing.sceneTime), gain: other.firing.gain, pan: other.firing.pan))
-            }
-            // At the same scene gains: without the cue, the scene would measure quieter and get another gain.
-            let others = PlaylistAudio(document: withoutCue, bank: audio.bank, sceneGains: audio.sceneGains)
-            let otherPlan = others.commands(playingOnce: CueSchedule(document: withoutCue, sampleRate: 48_000))
-            let sound = try #require(audio.bank.index(of: cue.firing.sound))
-            let lead = Int64((audio.bank.sounds[sound].interleavedSamples.firstIndex { $0 != 0 } ?? 0) / 2)
+            // The same plan without this one firing's start: every other voice plays as it does with it (its cue's other
+            // firings too, a bell rings on every swing, each with its own draw where its sound varies), at the same gains.
+            let tag = PlaylistAudio.cueTag(scene: cue.firing.scene, cue: cue.firing.cue)
+            let index = try #require(plan.firstIndex {
+                if case .start(let start) = $0 { start.tag == tag && start.frame == cue.sampleIndex } else { false }
+            })
+            guard case .start(let start) = plan[index] else { continue }
+            var otherPlan = plan
+            otherPlan.remove(at: index)
+            // The sound the firing plays (its take, where its sound varies), from its first sample that is not silent.
+            let lead = Int64((audio.bank.sounds[start.sound].interleavedSamples.firstIndex { $0 != 0 } ?? 0) / 2)
             // The window reaches past the silence at the head of the sound (birds.flac starts 0.15 s in).
             let window = (cue.sampleIndex - 4_800)..<(cue.sampleIndex + lead + 4_800)
             let with = OfflineAudio.mix(commands: plan, sounds: audio.bank.sounds, span: window)

@@ -115,7 +115,7 @@ import Testing
             ("keyframeTrack", DocumentKeys.animation.filter { !["from", "to", "curve", "duration"].contains($0) }),
             ("keyframe", DocumentKeys.keyframe), ("curveObject", DocumentKeys.curveKinds), ("springParameters", DocumentKeys.spring),
             ("interpolatingSpringParameters", DocumentKeys.interpolatingSpring),
-            ("trigger", DocumentKeys.moment), ("duck", DocumentKeys.duck),
+            ("trigger", DocumentKeys.moment), ("duck", DocumentKeys.duck), ("soundVariation", DocumentKeys.soundVariation),
             ("startAnchor", DocumentKeys.after),
         ]
         for (name, decoderKeys) in pairs {

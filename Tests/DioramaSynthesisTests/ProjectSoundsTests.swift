@@ -1,4 +1,5 @@
 import DioramaAudio
+import DioramaDocument
 import DioramaSynthesis
 import DioramaTestSupport
 import Foundation
@@ -23,13 +24,38 @@ import Testing
         #expect(peak >= 0.1)
     }
 
-    @Test("beds loop without a click: the seam's step is an ordinary step of the sound", arguments: ["surf", "wind", "music", "crackle", "hum"])
+    static let beds = ["surf", "wind", "music", "crackle", "hum", "room-tone", "snow-hush", "breath-pad", "shimmer"]
+
+    @Test("beds loop without a click: the seam's step is an ordinary step of the sound", arguments: beds)
     func seamlessBeds(name: String) throws {
         let samples = try load(name)
         let steps = zip(samples, samples.dropFirst()).map { abs($1 - $0) }.sorted()
         let seam = abs(samples[0] - samples[samples.count - 1])
         // No larger than 99.9% of the sound's own sample-to-sample steps.
         #expect(seam <= steps[steps.count * 999 / 1000])
+    }
+
+    @Test("beds loop without a bump or a dip: the level across the seam is a level the sound has elsewhere", arguments: beds)
+    func levelAcrossTheSeam(name: String) throws {
+        let samples = try load(name)
+        // 20 ms windows: the one across the seam (its last 10 ms, then its first) against every other.
+        let window = 960, half = window / 2
+        func level(_ slice: some Collection<Float>) -> Float { (slice.reduce(0) { $0 + $1 * $1 } / Float(slice.count)).squareRoot() }
+        let levels = stride(from: 0, to: samples.count - window, by: half).map { level(samples[$0..<($0 + window)]) }.sorted()
+        let seam = level(Array(samples.suffix(half)) + Array(samples.prefix(half)))
+        #expect(seam >= levels[levels.count / 100] && seam <= levels[levels.count * 99 / 100],
+                "\(name): \(seam) outside \(levels[levels.count / 100])...\(levels[levels.count * 99 / 100])")
+    }
+
+    @Test("each scene's bed fits its place: the indoor and night scenes have beds of their own, not the outdoor wind")
+    func bedsFitTheirPlaces() throws {
+        let loaded = try DocumentLoader.load(path: Self.media.deletingLastPathComponent().appendingPathComponent("scenes.json").path)
+        let beds = Dictionary(uniqueKeysWithValues: loaded.document.scenes.map { ($0.id, $0.ambience.map(\.sound)) })
+        #expect(beds["record-player"] == ["room-tone"])
+        #expect(beds["flower"] == ["snow-hush"])
+        #expect(beds["breathing"] == ["breath-pad"])
+        #expect(beds["kaleidoscope"] == ["shimmer"])
+        #expect(beds["windmill"] == ["wind"])
     }
 
     @Test("one-shots start and end near silence (no click at either edge), except the click itself",
@@ -47,7 +73,7 @@ import Testing
         #expect(samples.dropFirst().allSatisfy { abs($0) < samples[0] })
     }
 
-    @Test("the recipes are deterministic and still make the committed files", arguments: ["creak", "click", "chime", "music", "ding"])
+    @Test("the recipes are deterministic and still make the committed files", arguments: ["creak", "click", "chime", "music", "ding", "room-tone", "snow-hush", "breath-pad", "shimmer"])
     func regenerates(name: String) throws {
         let first = try #require(ProjectSounds.make(name))
         let second = try #require(ProjectSounds.make(name))

@@ -157,6 +157,7 @@ extension DocumentDecoder {
             var pathValue: JSONValue?
             var gain = 1.0
             var silenceIntended = false
+            var vary: SoundVariation?
             if case .string = member.value.kind {
                 pathValue = member.value
             } else if let fields = object(member.value, path: path, what: "a sound", keys: DocumentKeys.sound) {
@@ -167,6 +168,12 @@ extension DocumentDecoder {
                     silenceIntended = choice(member.value, path: fields.path("leadingSilence"), options: [("intended", true)],
                                              what: "leading silence") ?? false
                 }
+                if let member = fields["vary"], let variation = object(member.value, path: fields.path("vary"),
+                                                                       what: "a sound's variation", keys: DocumentKeys.soundVariation) {
+                    vary = SoundVariation(
+                        gainDecibels: number(variation, "gain", default: 0, range: .closed(0, 24), what: "a sound's variation", unit: "decibels") ?? 0,
+                        pitchSemitones: number(variation, "pitch", default: 0, range: .closed(0, 12), what: "a sound's variation", unit: "semitones") ?? 0)
+                }
             }
             guard let pathValue else { continue }
             let filePath = pathValue.offset == member.value.offset ? path : JSONPath.appending(key: "path", to: path)
@@ -175,7 +182,7 @@ extension DocumentDecoder {
                 error(pathValue.offset, filePath, "the sound's path is empty")
                 continue
             }
-            sounds.append(SoundDefinition(name: member.key, path: file, gain: gain, leadingSilenceIntended: silenceIntended))
+            sounds.append(SoundDefinition(name: member.key, path: file, gain: gain, leadingSilenceIntended: silenceIntended, vary: vary))
             mediaReferences.append((MediaReference(kind: .sound(name: member.key), path: file,
                                                    resolvedPath: DocumentLoader.resolve(file, against: baseDirectory),
                                                    file: self.file, line: 0, column: 0, jsonPath: filePath), pathValue.offset))
