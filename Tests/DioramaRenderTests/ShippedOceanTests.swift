@@ -30,7 +30,7 @@ import Testing
             }
         }
         let share = Double(changed) / Double(width * height / 3)
-        // Two clouds' edges, four gulls and the sun's glow: several per cent; a still sky is 0.
+        // The drifting clouds' streaks and four gulls: several per cent; a still sky is 0.
         #expect(share > 0.02, "only \(String(format: "%.2f", share * 100)) % of the top third changed")
     }
 
