@@ -13,6 +13,9 @@ import Testing
 
     /// Scene id → (scene seconds, sound) of every cue firing, in order.
     static let expected: [String: [(time: Rational, sound: String)]] = [
+        // The swing sets off from its back turn at 0 s and reaches a turn every 1.6 s, the front one (its "to") and the
+        // back one (its "from") in turn: a creak on each, the last at 17.6 s of 18.
+        "swing": (1...11).map { (Rational(decimalLiteral: "1.6")! * Rational($0), "creak") },
         // A 4 s breath after a 1 s pause: in at 1, 9; out at 5, 13 (the scene ends at 17, the end of an exhale).
         "breathing": [("0.4", "chime"), ("1", "breathe-in"), ("5", "breathe-out"), ("9", "breathe-in"), ("13", "breathe-out")]
             .map { (Rational(decimalLiteral: $0.0)!, $0.1) },
@@ -48,6 +51,38 @@ import Testing
         #expect(firings.map(\.firing.sound) == wanted.map(\.sound))
         // Exactly (scene start + scene time) × 48000: these times fall on whole samples.
         #expect(firings.map(\.sampleIndex) == wanted.map { time, _ in Int64(((span.start + time) * Rational(48_000)).doubleValue) })
+    }
+
+    /// The swing's creaks fall on its turns: on each a creak, at the sample the swing reverses (its rotation at an
+    /// extreme, coming back from it either side), and none where it does not turn. Each creak has ended before the
+    /// next starts, so they never run together into a buzz.
+    @Test func theSwingCreaksOnceOnEachTurnAndNeverOverAnother() throws {
+        let loaded = try Self.load()
+        let index = try #require(loaded.document.scenes.firstIndex { $0.id == "swing" })
+        let scene = loaded.document.scenes[index]
+        func angle(_ time: Double) throws -> Double {
+            try #require(NodePropertyValues.value(of: .rotation, node: "swing", in: scene, at: time))
+        }
+        let creaks = CueSchedule(document: loaded.document, sampleRate: 48_000).cues
+            .filter { $0.firing.sceneID == "swing" && $0.firing.sound == "creak" }.map(\.firing.sceneTime.doubleValue)
+        // The turns, found from the motion alone: where the rotation's direction of travel changes (every 1/100 s).
+        let step = 0.01
+        let samples = try (0...Int(scene.duration.doubleValue / step)).map { try angle(Double($0) * step) }
+        var turns: [Double] = []
+        for i in 1..<(samples.count - 1) where (samples[i] - samples[i - 1]) * (samples[i + 1] - samples[i]) < 0 {
+            turns.append(Double(i) * step)
+        }
+        #expect(turns.count == creaks.count, "\(turns.count) turns, \(creaks.count) creaks")
+        for (turn, creak) in zip(turns, creaks) { #expect(abs(turn - creak) <= step, "a turn at \(turn) s, a creak at \(creak) s") }
+        for creak in creaks {
+            let at = try angle(creak), before = try angle(creak - 1.0 / 48_000), after = try angle(creak + 1.0 / 48_000)
+            #expect(abs(at) == 30, "the creak at \(creak) s is at \(at)°")
+            #expect(abs(before) < 30 && abs(after) < 30 && (before - at).sign == (after - at).sign, "the swing turns at \(creak) s")
+        }
+        let audio = PlaylistAudio(document: loaded.document, directory: loaded.baseDirectory)
+        let creak = try #require(audio.bank.index(of: "creak"))
+        let length = Double(audio.bank.sounds[creak].interleavedSamples.count / 2) / Double(audio.bank.sampleRate)
+        for (one, next) in zip(creaks, creaks.dropFirst()) { #expect(next - one > length, "\(one) s and \(next) s, \(length) s long") }
     }
 
     @Test func theRecordsMusicLoopsUntilTheSceneEndsAndDucksTheAmbience() throws {

@@ -20,7 +20,7 @@ import Testing
     /// (scene id, scene seconds, language): the motion at its extremes and in between, labels, the breath.
     static let cases: [(scene: String, time: Double, language: String)] = [
         ("ocean", 1.2, "en"), ("ocean", 2.7, "en"),
-        ("swing", 1.09, "en"), ("swing", 2.09, "en"),
+        ("swing", 1.6, "en"), ("swing", 3.2, "en"), ("swing", 4.0, "en"),
         ("flower", 3.5, "en"), ("flower", 5.0, "en"), ("flower", 3.5, "ja"), ("flower", 5.0, "zh"),
         ("breathing", 3.0, "en"), ("breathing", 6.5, "zh"),
         ("elevator", 3.0, "en"), ("elevator", 9.0, "ja"), ("record-player", 1.0, "zh"), ("record-player", 9.0, "en"),

@@ -55,7 +55,8 @@ import Testing
         }
         // Not vacuous: both ways of drawing a frame were taken, and siblings were drawn in layers.
         #expect(damaged > 20 && whole > 20, "\(damaged) frames drawn in areas, \(whole) whole")
-        #expect(layered > 10, "\(layered) runs of siblings drawn in layers")
+        // (4 since the swing's sky moved out of its still picture: its frames draw fewer siblings again.)
+        #expect(layered > 3, "\(layered) runs of siblings drawn in layers")
     }
 
     /// Nodes that a clip would change (blur, shadow, gradients, masks, scaled images' stand-ins) across the pieces'
