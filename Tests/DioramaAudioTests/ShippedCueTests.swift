@@ -16,6 +16,12 @@ import Testing
         // The swing sets off from its back turn at 0 s and reaches a turn every 1.6 s, the front one (its "to") and the
         // back one (its "from") in turn: a creak on each, the last at 17.6 s of 18.
         "swing": (1...11).map { (Rational(decimalLiteral: "1.6")! * Rational($0), "creak") },
+        // The flower's petals open for 2 s from 2 s and close for 2 s, again and again: each breath's sound starts with
+        // its half of the breath (2 s before the petals arrive), in at 2, 6, …, 18; out at 4, 8, …, 20 (the scene ends at 22).
+        "flower": [("0.5", "chime"), ("2", "breathe-in"), ("4", "breathe-out"), ("6", "breathe-in"), ("8", "breathe-out"),
+                   ("10", "breathe-in"), ("12", "breathe-out"), ("14", "breathe-in"), ("16", "breathe-out"), ("18", "breathe-in"),
+                   ("20", "breathe-out")]
+            .map { (Rational(decimalLiteral: $0.0)!, $0.1) },
         // A 4 s breath after a 1 s pause: in at 1, 9; out at 5, 13 (the scene ends at 17, the end of an exhale).
         "breathing": [("0.4", "chime"), ("1", "breathe-in"), ("5", "breathe-out"), ("9", "breathe-in"), ("13", "breathe-out")]
             .map { (Rational(decimalLiteral: $0.0)!, $0.1) },

@@ -17,13 +17,14 @@ import Testing
         .deletingLastPathComponent().deletingLastPathComponent()
     static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
 
-    /// (scene id, scene seconds, language): the motion at its extremes and in between, labels, the breath.
+    /// (scene id, scene seconds, language): the motion at its extremes and in between, labels, the breath, the labels
+    /// cross-fading (the flower at 5.8 s, breathing at 4.8 s), the elevator's passenger waiting, walking in and inside.
     static let cases: [(scene: String, time: Double, language: String)] = [
         ("ocean", 1.2, "en"), ("ocean", 2.7, "en"),
         ("swing", 1.6, "en"), ("swing", 3.2, "en"), ("swing", 4.0, "en"),
-        ("flower", 3.5, "en"), ("flower", 5.0, "en"), ("flower", 3.5, "ja"), ("flower", 5.0, "zh"),
-        ("breathing", 3.0, "en"), ("breathing", 6.5, "zh"),
-        ("elevator", 3.0, "en"), ("elevator", 9.0, "ja"), ("record-player", 1.0, "zh"), ("record-player", 9.0, "en"),
+        ("flower", 3.5, "en"), ("flower", 5.0, "en"), ("flower", 3.5, "ja"), ("flower", 5.0, "zh"), ("flower", 5.8, "ja"),
+        ("breathing", 3.0, "en"), ("breathing", 6.5, "zh"), ("breathing", 4.8, "ja"),
+        ("elevator", 3.0, "en"), ("elevator", 9.0, "ja"), ("elevator", 12.0, "en"), ("record-player", 1.0, "zh"), ("record-player", 9.0, "en"),
         ("kaleidoscope", 2.5, "en"),
         ("windmill", 3.0, "en"), ("windmill", 10.0, "zh"),
         // The ball mid-fall, squashed on its first landing (frame 30 at 2 s), and rising inside the spreading ring.
