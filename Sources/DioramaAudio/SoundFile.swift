@@ -130,8 +130,13 @@ public enum SoundFile {
                                  hint: "give it a smaller \"pitch\" variation")
         }
         let name = sound.name + " " + (semitones > 0 ? "+" : "") + "\(semitones) st"
-        return sound.channels == 1 ? MixerSound(name: name, mono: converted.samples)
-            : MixerSound(name: name, interleavedStereo: converted.samples)
+        // The converter's filter rings ahead of the first sound by a few samples, far below hearing; silence before the
+        // first sample above -100 dBFS stays exact silence, so a take is heard from one sample, as its file is.
+        var samples = converted.samples
+        let onset = samples.firstIndex { abs($0) >= 1e-5 } ?? samples.count
+        for index in 0..<(onset - onset % sound.channels) { samples[index] = 0 }
+        return sound.channels == 1 ? MixerSound(name: name, mono: samples)
+            : MixerSound(name: name, interleavedStereo: samples)
     }
 
     /// `samples` converted to `ratio` output frames per input frame by libsamplerate (`converterQuality`); a status
