@@ -39,4 +39,17 @@ struct FrameComparison {
     static func drawnPixels(_ frame: RenderedFrame, over empty: RenderedFrame) -> Int {
         stride(from: 0, to: frame.bytes.count, by: 4).filter { frame.bytes[$0..<$0 + 4] != empty.bytes[$0..<$0 + 4] }.count
     }
+
+    /// How many pixels of the top third of two frames of one size differ by more than 8 levels in a colour channel
+    /// (alpha left out), and how many pixels that third holds: "the background moved" for a scene's sky.
+    static func changedInTopThird(_ a: RenderedFrame, _ b: RenderedFrame) -> (changed: Int, pixels: Int) {
+        var changed = 0
+        for y in 0..<(a.height / 3) {
+            for x in 0..<a.width {
+                let index = (y * a.width + x) * 4
+                if (0..<3).contains(where: { abs(Int(a.bytes[index + $0]) - Int(b.bytes[index + $0])) > 8 }) { changed += 1 }
+            }
+        }
+        return (changed, a.width * (a.height / 3))
+    }
 }

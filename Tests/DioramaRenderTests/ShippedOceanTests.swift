@@ -22,14 +22,8 @@ import Testing
         let (width, height) = (640, 360)
         let early = try renderer.render(evaluator.snapshot(scene: scene, at: 0.5), width: width, height: height)
         let late = try renderer.render(evaluator.snapshot(scene: scene, at: 10), width: width, height: height)
-        var changed = 0
-        for y in 0..<(height / 3) {
-            for x in 0..<width {
-                let i = (y * width + x) * 4
-                if (0..<3).contains(where: { abs(Int(early.bytes[i + $0]) - Int(late.bytes[i + $0])) > 8 }) { changed += 1 }
-            }
-        }
-        let share = Double(changed) / Double(width * height / 3)
+        let top = FrameComparison.changedInTopThird(early, late)
+        let share = Double(top.changed) / Double(top.pixels)
         // The drifting clouds' streaks and four gulls: several per cent; a still sky is 0.
         #expect(share > 0.02, "only \(String(format: "%.2f", share * 100)) % of the top third changed")
     }
