@@ -253,7 +253,7 @@ public final class Player {
                         (pixels + row * stride).copyMemory(from: source.baseAddress! + row * width * 4, byteCount: width * 4)
                     }
                 }
-                return
+                return nil
             }
             do {
                 try dependencies.renderer.draw(frame, into: pixels, width: width, height: height, stride: stride,
@@ -261,6 +261,7 @@ public final class Player {
             } catch {
                 pixels.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)
             }
+            return nil
         }
         window.present()
         return dependencies.now()
@@ -363,10 +364,12 @@ public final class Player {
                 try dependencies.renderer.draw(frame, into: pixels, width: width, height: height, stride: stride,
                                                holdsLastFrame: holdsLastDraw && frames.rendererDrewLast)
                 frames.rendererDrewLast = true
+                return dependencies.renderer.lastWrittenAreas
             } catch {
                 pixels.initializeMemory(as: UInt8.self, repeating: 0, count: stride * height)
                 frames.rendererDrewLast = false
                 renderFailure = "\(error)"
+                return nil
             }
         }
         if let renderFailure, !notes.contains(renderFailure) { notes.append(renderFailure) }

@@ -37,12 +37,17 @@ public protocol SnapshotRendering: AnyObject {
     func show(scene: Int)
     /// The scene changes met so far with the scene prepared, and without.
     var sceneChanges: SceneChanges { get }
+    /// The areas of the pixels the last `draw` wrote (in pixels), when it wrote only those over the last frame it drew
+    /// into them; nil when it may have written all of them.
+    var lastWrittenAreas: [Rect]? { get }
 }
 
 extension SnapshotRendering {
     /// Nothing prepared: for renderers whose first frames cost no more than the others.
     public func prepare(scene: Int, width: Int, height: Int, frames: () -> [Snapshot]) {}
     public func show(scene: Int) {}
+    /// Every pixel written, as far as the screen knows.
+    public var lastWrittenAreas: [Rect]? { nil }
     public var sceneChanges: SceneChanges { SceneChanges() }
 }
 

@@ -85,10 +85,19 @@ extension FrameRenderer {
         for (id, picture) in other.pagePictures where picture.page != nil {
             // Shown last by this renderer's count.
             picture.shownInFrame = pageFrames
+            // A page left holds still: its still prefixes would only hold memory (two frames' worth, 66 MB at 4K).
+            // Drawn again (its scene shown again), it is drawn whole once.
+            picture.history = FrameHistory()
             pagePictures[id] = picture
         }
         other.pagePictures = [:]
         if threads > 1 { for helper in helpers { helper.pagePictures = pagePictures } }
+    }
+
+    /// Bytes of frame-sized pixels this renderer holds to draw the next frame with: still prefixes, the last frame's
+    /// copy, and its pages' pictures with theirs (not its art's caches, which `vectorRasters` and others bound).
+    public var heldFrameBytes: Int {
+        pagePictures.values.reduce(history.heldBytes) { $0 + $1.width * $1.height * 4 + $1.history.heldBytes }
     }
 
     /// The picture a top-level page node is drawn from, when it holds that page.

@@ -7,8 +7,8 @@ import DioramaTimeline
 
 extension FrameRenderer {
     /// Draws `frames` at `width`×`height` into pixels of its own, in order, and keeps what drawing them left: the caches
-    /// of art, and the last frame's pictures (so a frame shown next that differs little from the last one prepared
-    /// draws only what changed). With `threads` above 1, every part is first drawn by this renderer and each helper in
+    /// of art, and the pictures of its pages with their still prefixes (so a page shown next that differs little from
+    /// the last one prepared draws only what changed). The frame itself is not kept: the pixels it is drawn into go. With `threads` above 1, every part is first drawn by this renderer and each helper in
     /// turn on the calling thread, so that whichever thread draws a part later finds its art; those pictures are
     /// thrown away (parts drawn over one another) and the frames drawn again on the threads.
     /// Call it on the thread that owns the renderer until it is handed to the frame loop.
@@ -39,7 +39,8 @@ extension FrameRenderer {
                 history.wholeFrames = 0
                 for picture in pagePictures.values { picture.history.wholeFrames = 0 }
             }
-            try render(frame, into: pixels, width: width, height: height, stride: stride, holdsLastFrame: false)
+            // These pixels hold the last frame drawn: no copy of it is kept (a frame's memory, 33 MB at 4K).
+            try render(frame, into: pixels, width: width, height: height, stride: stride, holdsLastFrame: true)
         }
     }
 

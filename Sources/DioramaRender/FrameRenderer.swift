@@ -133,6 +133,11 @@ public final class FrameRenderer {
         pagePictures = [:]
     }
 
+    /// The areas of the pixels the last render wrote, in pixels, when it wrote only those over the last frame it had
+    /// drawn there (the caller vouched for them: `holdsLastFrame`); nil when it wrote all of them. A window showing
+    /// those pixels needs only these areas sent to the screen.
+    public internal(set) var lastWrittenAreas: [Rect]?
+
     /// Forgets the pixels the last frame was rendered into (they are gone): the next render does not draw over them.
     func forgetTarget() { history.lastTarget = nil }
 
@@ -154,6 +159,7 @@ public final class FrameRenderer {
     ///     are written; a whole frame's copy otherwise. Ignored when the last render went to other pixels.
     public func render(_ snapshot: Snapshot, into pixels: UnsafeMutableRawPointer, width: Int, height: Int,
                        stride: Int, holdsLastFrame: Bool = false) throws {
+        lastWrittenAreas = nil
         guard width > 0, height > 0, width <= 16384, height <= 16384 else {
             throw RenderError("cannot render a \(width)x\(height) frame: width and height must be 1...16384 pixels")
         }
@@ -171,6 +177,7 @@ public final class FrameRenderer {
             }
         }
         try drawPages(of: snapshot, width: width, height: height)
+        lastWrittenAreas = nil
         let key = FrameKey(width: width, height: height, canvas: snapshot.canvas, background: snapshot.background)
         let unchanged = history.previousFrame.map { $0.key == key ? commonPrefixCount(snapshot.nodes, $0.nodes) : 0 } ?? 0
         history.unchangedRun = unchanged == history.unchangedRun.count ? (unchanged, history.unchangedRun.frames + 1) : (unchanged, 1)
@@ -178,12 +185,14 @@ public final class FrameRenderer {
         history.staticPrefixes.removeAll { $0.key != key || !snapshot.nodes.starts(with: $0.nodes) }
         // A longer prefix is worth a picture once it has held still for a few frames in a row.
         history.recentUnchanged = Array((history.recentUnchanged + [unchanged]).suffix(3))
-        let stable = history.unchangedRun.frames >= 3 ? history.unchangedRun.count : (history.recentUnchanged.count == 3 ? history.recentUnchanged.min()! : 0)
+        let held = history.unchangedRun.frames >= 3 ? history.unchangedRun.count : (history.recentUnchanged.count == 3 ? history.recentUnchanged.min()! : 0)
+        // Pages are pictures already: a still prefix holding one would be a second copy of its pixels.
+        let stable = min(held, snapshot.nodes.firstIndex { if case .page = $0.content { true } else { false } } ?? held)
         if history.staticPrefixes.isEmpty || stable > history.staticPrefixes.last!.nodes.count {
             // Two frame-sized pictures at most: two still prefixes, or one and the last frame (peak memory).
             if history.staticPrefixes.count >= (history.lastFrame == nil ? 2 : 1) { history.staticPrefixes.removeFirst() }
             let nodes = snapshot.nodes.prefix(stable)
-            history.staticPrefixes.append(try StaticPrefix(key: key, nodes: Array(nodes)) { surface in
+            history.staticPrefixes.append(try StaticPrefix.drawn(key: key, nodes: Array(nodes)) { surface in
                 try drawFrame(snapshot, nodes: nodes, on: surface, clearing: true)
             })
         }
@@ -305,6 +314,7 @@ public final class FrameRenderer {
             history.lastFrameIsCurrent = false
             history.lastFrame = nil
             try drawAreas(areas, of: snapshot, prefix: prefix, footprints: footprints, onto: pixels, stride: stride)
+            lastWrittenAreas = areas.map { Rect(x: Double($0.x), y: Double($0.y), width: Double($0.width), height: Double($0.height)) }
             return
         }
         let lastFrame = history.lastFrame!
@@ -508,6 +518,9 @@ struct RenderStatistics: Equatable {
 /// prefixes, the last frame's nodes, pixels and footprints. The frame's own, and one per page picture
 /// (FrameRenderer+Pages.swift).
 struct FrameHistory {
+    /// Bytes of frame-sized pixels it holds.
+    var heldBytes: Int { staticPrefixes.reduce(lastFrame?.heldBytes ?? 0) { $0 + $1.heldBytes } }
+
     /// Pictures of the background plus leading top-level nodes that stayed equal over recent frames, shortest
     /// first; each holds a prefix of the next one's nodes. Keeping the shorter one means a node that starts
     /// moving again (an animation after its delay) costs a copy, not a redraw of everything behind it.
@@ -547,28 +560,49 @@ struct FrameKey: Equatable {
 final class StaticPrefix {
     let key: FrameKey
     let nodes: [NodeSnapshot]
-    private let bytes: UnsafeMutableRawPointer
+    /// The pixels, or nil when every pixel is `uniform` (nothing over an opaque black background: the player's frames
+    /// of pages, whose still prefix is black and would cost a frame's memory, 33 MB at 4K, for nothing).
+    private let bytes: UnsafeMutableRawPointer?
+    private let uniform: UInt32
 
     /// Pixels of `key`'s size, all transparent.
     init(key: FrameKey, nodes: [NodeSnapshot]) {
         self.key = key
         self.nodes = nodes
-        bytes = .allocate(byteCount: key.width * key.height * 4, alignment: 16)
+        let bytes = UnsafeMutableRawPointer.allocate(byteCount: key.width * key.height * 4, alignment: 16)
         bytes.initializeMemory(as: UInt8.self, repeating: 0, count: key.width * key.height * 4)
+        self.bytes = bytes
+        uniform = 0
     }
 
-    convenience init(key: FrameKey, nodes: [NodeSnapshot], draw: (OpaquePointer) throws -> Void) throws {
-        self.init(key: key, nodes: nodes)
-        try withSurface(draw)
+    /// Every pixel `pixel` (premultiplied ARGB32), held as that one value.
+    private init(key: FrameKey, pixel: UInt32) {
+        self.key = key
+        nodes = []
+        bytes = nil
+        uniform = pixel
     }
 
-    deinit { bytes.deallocate() }
+    /// `nodes` drawn by `draw` over the background: the background alone, when it is opaque black, is held as one
+    /// pixel (clearing paints opaque black, the canvas's black over it changes none).
+    static func drawn(key: FrameKey, nodes: [NodeSnapshot], draw: (OpaquePointer) throws -> Void) throws -> StaticPrefix {
+        if nodes.isEmpty, key.background == .solid(.black) { return StaticPrefix(key: key, pixel: 0xFF00_0000) }
+        let prefix = StaticPrefix(key: key, nodes: nodes)
+        try prefix.withSurface(draw)
+        return prefix
+    }
 
-    var pixels: UnsafeMutableRawPointer { bytes }
+    deinit { bytes?.deallocate() }
+
+    /// The bytes of a prefix made with pixels of its own (`init(key:nodes:)`): the last frame's copy.
+    var pixels: UnsafeMutableRawPointer { bytes! }
+
+    /// Bytes of memory it holds.
+    var heldBytes: Int { bytes == nil ? 0 : key.width * key.height * 4 }
 
     /// A cairo surface over the pixels, for the duration of `body`.
-    func withSurface(_ body: (OpaquePointer) throws -> Void) throws {
-        let surface = cairo_image_surface_create_for_data(bytes.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+    private func withSurface(_ body: (OpaquePointer) throws -> Void) throws {
+        let surface = cairo_image_surface_create_for_data(pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
                                                           Int32(key.width), Int32(key.height), Int32(key.width * 4))!
         defer {
             cairo_surface_finish(surface)
@@ -581,12 +615,18 @@ final class StaticPrefix {
     func copy(from pixels: UnsafeRawPointer, stride: Int) {
         let rowBytes = key.width * 4
         for y in 0..<key.height {
-            (bytes + y * rowBytes).copyMemory(from: pixels + y * stride, byteCount: rowBytes)
+            (self.pixels + y * rowBytes).copyMemory(from: pixels + y * stride, byteCount: rowBytes)
         }
     }
 
     /// Copies the pixels of `area` only (rows of `stride` bytes at `pixels`, the same size as these).
     func copy(into pixels: UnsafeMutableRawPointer, stride: Int, area: PixelRect) {
+        guard let bytes else {
+            for y in area.y..<(area.y + area.height) {
+                (pixels + y * stride + area.x * 4).initializeMemory(as: UInt32.self, repeating: uniform, count: area.width)
+            }
+            return
+        }
         let rowBytes = key.width * 4
         for y in area.y..<(area.y + area.height) {
             (pixels + y * stride + area.x * 4).copyMemory(from: bytes + y * rowBytes + area.x * 4, byteCount: area.width * 4)
@@ -595,12 +635,10 @@ final class StaticPrefix {
 
     func copy(into pixels: UnsafeMutableRawPointer, stride: Int) {
         let rowBytes = key.width * 4
-        if stride == rowBytes {
+        if let bytes, stride == rowBytes {
             pixels.copyMemory(from: bytes, byteCount: rowBytes * key.height)
         } else {
-            for y in 0..<key.height {
-                (pixels + y * stride).copyMemory(from: bytes + y * rowBytes, byteCount: rowBytes)
-            }
+            copy(into: pixels, stride: stride, area: PixelRect(x: 0, y: 0, width: key.width, height: key.height))
         }
     }
 }

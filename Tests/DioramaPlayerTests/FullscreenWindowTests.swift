@@ -85,6 +85,7 @@ extension WindowSuites {
                 for row in 0..<height {
                     (pixels + row * stride).initializeMemory(as: UInt32.self, repeating: argb, count: width)
                 }
+                return nil
             }
             window.present()
         }

@@ -137,11 +137,14 @@ extension WindowSuites.WindowPixelTests {
             vouched.append(holdsLastFrame)
             try wrapped.draw(snapshot, into: pixels, width: width, height: height, stride: stride, holdsLastFrame: holdsLastFrame)
         }
+
+        var lastWrittenAreas: [Rect]? { wrapped.lastWrittenAreas }
     }
 
     /// The software renderer's window surface keeps the last frame, so the renderer writes only what changed (the
-    /// clock bar's tip), frame after frame. When SDL says the window changed (exposed, resized), the next frame is
-    /// drawn whole: a surface scribbled over then still shows the headless render.
+    /// clock bar's tip), frame after frame, and only that is sent to the X server. When SDL says the window changed
+    /// (exposed, resized), the next frame is drawn whole and sent whole: a surface scribbled over then still shows
+    /// the headless render. The screen, read back from the X server, shows every frame as the headless render does.
     @Test func frameAfterFrameTheWindowSurfaceMatchesTheHeadlessRender() throws {
         let recorder = VouchRecorder()
         let h = try PlayerHarness(showsOverlay: false, renderer: recorder, windowRenderer: .software)
@@ -163,7 +166,13 @@ extension WindowSuites.WindowPixelTests {
             let frame = try #require(h.player.frames.last)
             let expected = try headless(frame.snapshot, width: Int(frame.viewport.width), height: Int(frame.viewport.height))
             #expect(differences(captured, viewport: frame.viewport, expected: expected) == 0, "step \(step)")
+            let window = try #require(h.window.screenGeometry)
+            let screen = try #require(h.window.screenPixels(window))
+            #expect(differences((screen, Int(window.width), Int(window.height)), viewport: frame.viewport, expected: expected) == 0,
+                    "on screen, step \(step)")
         }
+        // Sent in part: every frame over the last one but the exposed one's.
+        #expect(h.window.framesPresentedInPart == 9)
         // The first frame (the window opening) and the first step are drawn whole, then only changes, until the
         // exposure.
         #expect(recorder.vouched == [false, false, true, true, true, true, true, true, false, true, true, true])

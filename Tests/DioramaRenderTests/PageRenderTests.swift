@@ -50,7 +50,7 @@ import Testing
                     return
                 }
             }
-            // Drawn from its picture (a page still for three frames is part of the frame's still prefix, copied with it).
+            // Drawn from its picture (copied whole into each frame: the frame keeps no still prefix of a page).
             #expect(paged.statistics.copiedPages >= 1 && paged.statistics.drawnPages <= 12, "\(scene.id)")
         }
     }
@@ -105,6 +105,36 @@ import Testing
         #expect(crossfade.bytes == shown.bytes, "the windmill as it was shown")
         #expect(taking.artWork == art, "none of the windmill's art drawn by the renderer taking over")
         #expect(taking.statistics.drawnPages == 1)
+    }
+
+    /// What a renderer holds to draw the next frame is bounded: at rest, the page's picture and at most two still
+    /// prefixes of its scene (the frame's black behind the page, and the page itself, are not copies of their own);
+    /// after taking over at a scene change, the page left costs its picture only.
+    @Test func aPageCostsItsPictureAndItsScenesStillPrefixesOnly() throws {
+        let loaded = try load()
+        let evaluator = SceneEvaluator(document: loaded.document)
+        let directory = URL(fileURLWithPath: loaded.baseDirectory)
+        let width = 640, height = 360, frameBytes = width * height * 4
+        let window = UnsafeMutableRawPointer.allocate(byteCount: frameBytes, alignment: 16)
+        defer { window.deallocate() }
+        let leaving = FrameRenderer(imageDirectory: directory), taking = FrameRenderer(imageDirectory: directory)
+        // The elevator holds still for its first second but for its lights: still prefixes are worth keeping.
+        let elevator = try #require(loaded.document.scenes.firstIndex { $0.id == "elevator" })
+        for k in 0..<12 {
+            let snapshot = evaluator.snapshot(scene: elevator, at: Double(k) / 60)
+            try leaving.render(frame([page(snapshot, id: "page.\(elevator)")], canvas: snapshot.canvas,
+                                     overlay: overlay(snapshot.canvas, width: 40 + Double(k))),
+                               into: window, width: width, height: height, stride: width * 4, holdsLastFrame: true)
+        }
+        #expect(leaving.heldFrameBytes >= frameBytes && leaving.heldFrameBytes <= 3 * frameBytes,
+                "\(Double(leaving.heldFrameBytes) / Double(frameBytes)) frames held")
+        let bounce = evaluator.snapshot(scene: 8, at: 0)
+        try taking.render(frame([page(bounce, id: "page.8")], canvas: bounce.canvas), into: window, width: width,
+                          height: height, stride: width * 4)
+        let own = taking.heldFrameBytes
+        taking.adoptPages(of: leaving)
+        #expect(taking.heldFrameBytes == own + frameBytes, "the page left costs its picture only")
+        #expect(leaving.heldFrameBytes == 0)
     }
 
     /// A page at rest whose scene changes in a small area changes only that area of the frame.

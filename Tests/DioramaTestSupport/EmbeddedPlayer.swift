@@ -148,14 +148,14 @@ public final class EmbeddedScreen: PlayerScreen {
     }
 
     public func drawFrame(viewport: Rect, clock: () -> Double,
-                          draw: (_ pixels: UnsafeMutableRawPointer, _ width: Int, _ height: Int, _ stride: Int, _ holdsLastDraw: Bool) -> Void)
+                          draw: (_ pixels: UnsafeMutableRawPointer, _ width: Int, _ height: Int, _ stride: Int, _ holdsLastDraw: Bool) -> [Rect]?)
         throws(WindowError) -> (draw: Double, upload: Double) {
         let width = max(1, Int(viewport.width)), height = max(1, Int(viewport.height))
         if frame.width != width || frame.height != height {
             frame = ([UInt32](repeating: 0, count: width * height), width, height)
         }
         let start = clock()
-        frame.pixels.withUnsafeMutableBytes { draw($0.baseAddress!, width, height, width * 4, false) }
+        frame.pixels.withUnsafeMutableBytes { _ = draw($0.baseAddress!, width, height, width * 4, false) }
         return (clock() - start, 0)
     }
 

@@ -1,3 +1,4 @@
+import DioramaDocument
 import DioramaRender
 import DioramaTimeline
 import Foundation
@@ -35,6 +36,8 @@ public final class CairoSnapshotRenderer: SnapshotRendering {
                      holdsLastFrame: Bool) throws {
         try renderer.render(snapshot, into: pixels, width: width, height: height, stride: stride, holdsLastFrame: holdsLastFrame)
     }
+
+    public var lastWrittenAreas: [Rect]? { renderer.lastWrittenAreas }
 
     public func prepare(scene: Int, width: Int, height: Int, frames: () -> [Snapshot]) {
         guard preparesScenes else { return }

@@ -79,6 +79,8 @@ final class LazyRenderer: SnapshotRendering {
 
     func show(scene: Int) { renderer.show(scene: scene) }
 
+    var lastWrittenAreas: [Rect]? { renderer.lastWrittenAreas }
+
     var sceneChanges: SceneChanges { renderer.sceneChanges }
 }
 

@@ -49,6 +49,11 @@ public final class PlayerWindow {
     private let isSoftware: Bool
     /// The window surface's pixels and pitch the last frame was drawn into; nil once they may have changed since.
     private var lastDrawnSurface: (pixels: UnsafeMutableRawPointer, pitch: Int, target: SDL_Rect)?
+    /// The areas of the window surface the last frame's drawing wrote over the frame on screen (window pixels); nil
+    /// when the whole window is to be sent.
+    private var areasToPresent: [SDL_Rect]?
+    /// Frames presented by sending only the areas their drawing wrote.
+    public private(set) var framesPresentedInPart = 0
 
     /// Opens a resizable window `width`×`height` pixels, centred; vsync when asked and available.
     /// SDL_RENDER_DRIVER in the environment, when set, chooses the renderer instead of `renderer`.
@@ -249,8 +254,9 @@ public final class PlayerWindow {
     @discardableResult
     public func drawFrame(viewport: Rect, clock: () -> Double,
                           draw: (_ pixels: UnsafeMutableRawPointer, _ width: Int, _ height: Int, _ stride: Int,
-                                 _ holdsLastDraw: Bool) -> Void)
+                                 _ holdsLastDraw: Bool) -> [Rect]?)
         throws(WindowError) -> (draw: Double, upload: Double) {
+        areasToPresent = nil
         let width = max(1, Int(viewport.width)), height = max(1, Int(viewport.height))
         var target = SDL_Rect(x: Int32(viewport.x), y: Int32(viewport.y), w: Int32(width), h: Int32(height))
         let last = lastDrawnSurface
@@ -264,8 +270,13 @@ public final class PlayerWindow {
             let holdsLastDraw = last.map { $0.pixels == pixels && $0.pitch == pitch && $0.target.x == target.x
                 && $0.target.y == target.y && $0.target.w == target.w && $0.target.h == target.h } == true
             let start = clock()
-            draw(pixels, width, height, pitch, holdsLastDraw)
+            let written = draw(pixels, width, height, pitch, holdsLastDraw)
             lastDrawnSurface = (pixels, pitch, target)
+            // The screen shows the last frame: only what this one wrote over it goes to the screen.
+            if holdsLastDraw, let written {
+                areasToPresent = written.map { SDL_Rect(x: target.x + Int32($0.x), y: target.y + Int32($0.y),
+                                                        w: Int32($0.width), h: Int32($0.height)) }
+            }
             let drawn = clock()
             var bars = Self.letterboxBars(around: target, in: Size(width: Double(surface.pointee.w), height: Double(surface.pointee.h)))
             if !bars.isEmpty { SDL_FillRects(surface, &bars, Int32(bars.count), SDL_MapRGB(surface.pointee.format, 0, 0, 0)) }
@@ -286,7 +297,7 @@ public final class PlayerWindow {
         guard SDL_LockTexture(texture, nil, &pixels, &pitch) == 0, let pixels else { throw .sdl("lock the frame texture") }
         let start = clock()
         // A locked texture's pixels are SDL's to choose: they never hold the last frame.
-        draw(pixels, width, height, Int(pitch), false)
+        _ = draw(pixels, width, height, Int(pitch), false)
         let drawn = clock()
         SDL_UnlockTexture(texture)
         // Only the letterbox bars need black: the frame covers the rest (clearing the whole window costs the
@@ -332,8 +343,16 @@ public final class PlayerWindow {
         return windowFormat == SDL_PIXELFORMAT_RGB888.rawValue ? windowFormat : SDL_PIXELFORMAT_ARGB8888.rawValue
     }
 
-    /// Shows the drawn frame (waits for vertical blank when vsync is on).
+    /// Shows the drawn frame (waits for vertical blank when vsync is on). Drawn into the window surface over the frame
+    /// on screen, only the areas the drawing wrote are sent: the X server copies every pixel it is sent, the whole
+    /// window otherwise (7.7 ms a frame at 3840x2160 under Xvfb).
     public func present() {
+        defer { areasToPresent = nil }
+        if var areas = areasToPresent {
+            if !areas.isEmpty { SDL_UpdateWindowSurfaceRects(window, &areas, Int32(areas.count)) }
+            framesPresentedInPart += 1
+            return
+        }
         SDL_RenderPresent(renderer)
     }
 

@@ -223,6 +223,8 @@ private final class TimedRenderer: SnapshotRendering {
 
     func show(scene: Int) { wrapped.show(scene: scene) }
 
+    var lastWrittenAreas: [Rect]? { wrapped.lastWrittenAreas }
+
     var sceneChanges: SceneChanges { wrapped.sceneChanges }
 }
 
