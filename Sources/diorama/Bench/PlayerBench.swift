@@ -18,7 +18,8 @@ struct PlayerBench: ParsableCommand {
               2. per-frame cost at --size: compose (evaluate + overlay), render, upload, present, and their total, \
             median and 95th percentile; the render stage also by this thread's CPU time (the wall time is far \
             above it only when other threads, such as a software OpenGL's, compete for the cores); and, when the run \
-            reaches more than one scene, render and total by scene;
+            reaches more than one scene, render and total by scene; and how many frames were sent to the screen only \
+            where they were drawn (the software renderer's window surface, over the frame on screen);
               3. scene changes: the worst frame and the frames over 16.7 ms (a missed 60 Hz vsync) among the first \
             10 frames of each scene reached, over all changes and by the scene changed to, and over the whole run; \
             and how many changes found the next scene prepared ahead (drawn on another thread beforehand; the hidden \
@@ -149,6 +150,9 @@ struct PlayerBench: ParsableCommand {
         print("  (render, this thread's CPU time) " + figures(Array(renderCPU.dropFirst())))
         print("  upload   " + figures(steady.map(\.upload)))
         print("  present  " + figures(steady.map(\.present)))
+        if let window = player.window as? PlayerWindow {
+            print("  (present: \(window.framesPresentedInPart) of \(costs.count) frames sent to the screen only where drawn)")
+        }
         print("  total    " + figures(steady.map(\.total)))
         let sceneIDs = player.document.scenes.map(\.id)
         if Set(scenes).count > 1 || seconds != nil {
