@@ -156,16 +156,7 @@ final class DocumentDecoder {
     }
 
     static func closest(to word: String, among candidates: [String]) -> String? {
-        let lowered = word.lowercased()
-        var best: (candidate: String, distance: Int)?
-        for candidate in candidates {
-            let distance = candidate.lowercased() == lowered ? 0 : EditDistance.between(lowered, candidate.lowercased())
-            let allowed = max(1, min(3, candidate.count / 3))
-            if distance <= allowed, distance < (best?.distance ?? Int.max) {
-                best = (candidate, distance)
-            }
-        }
-        return best?.candidate
+        Suggestion.closest(to: word, among: candidates)
     }
 
     // MARK: - Scalars
