@@ -654,6 +654,21 @@ extension DocumentDecoder {
         return problem
     }
 
+    /// A name that `after` follows (a node's, an animation's, a marker's, a tap's), given by a parameter, must come from
+    /// a `text` one: a colour there is the component's mistake, reported once at its `{ "param": ... }` with notes
+    /// naming the value and the placement, not once per placement as a name no node has. False when reported.
+    func checkNameFromParameter(_ value: JSONValue, path: String) -> Bool {
+        guard case .string = value.kind, let context = components.instances.last,
+              let substitution = context.substitutions[value.offset]?.last,
+              let type = components.definitions[context.component]?.parameters.first(where: { $0.name == substitution.parameter })?.type,
+              type != .text else { return true }
+        components.isReportingTypeMismatch = true
+        defer { components.isReportingTypeMismatch = false }
+        error(value.offset, path, "\"\(Self.lastKey(of: path))\" is a name, which \(type.description) parameter cannot give",
+              hint: "declare \"\(substitution.parameter)\" with \"type\": \"text\" to name what each placement follows")
+        return false
+    }
+
     /// "in the component "door", placed at 30:9 (scenes[0].nodes[1])", innermost first; a long chain keeps its
     /// two innermost placements and the one in the scene.
     private func placementNote() -> String {
