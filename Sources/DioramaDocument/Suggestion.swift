@@ -8,7 +8,7 @@ import Foundation
 /// Suggestion.hint(for: "impcat", among: ["impact", "loop"], listing: "its markers are")
 /// // did you mean "impact"? its markers are "impact" and "loop"
 /// Suggestion.hint(for: "n8", among: ["n0", "n1", "n2"], listing: "its markers are")
-/// // its markers are "n0", "n1" and "n2"        (each as near as the others: no guess)
+/// // its markers are "n0", "n1", and "n2"        (each as near as the others: no guess)
 /// ```
 public enum Suggestion {
     /// Names listed in full when there are at most this many; a longer list shows this many and how many more.
@@ -28,19 +28,21 @@ public enum Suggestion {
         let guess = near.count == 1 || (near.count > 1 && candidates.count > listLimit) ? near.first : nil
         let names = list(candidates, listing: listing)
         switch (guess, names) {
-        case (let guess?, let names?) where candidates.count <= listLimit: return "did you mean \"\(guess)\"? \(names)"
-        case (let guess?, _): return "did you mean \"\(guess)\"?"
+        case (let guess?, let names?) where candidates.count <= listLimit: return "\(didYouMean(guess)) \(names)"
+        case (let guess?, _): return didYouMean(guess)
         case (nil, let names): return names
         }
     }
 
-    /// `its markers are "a", "b" and "c"`, at most `listLimit` names, then how many more; nil for none.
+    /// `did you mean "width"?`
+    public static func didYouMean(_ name: String) -> String { "did you mean \"\(name)\"?" }
+
+    /// `its markers are "a", "b", and "c"`, at most `listLimit` names, then how many more; nil for none.
     public static func list(_ candidates: [String], listing: String) -> String? {
         guard !candidates.isEmpty else { return nil }
         var shown = candidates.prefix(listLimit).map { "\"\($0)\"" }
         if candidates.count > listLimit { shown.append("\(candidates.count - listLimit) more") }
-        let joined = shown.count == 1 ? shown[0] : shown.dropLast().joined(separator: ", ") + " and " + shown.last!
-        return "\(listing) \(joined)"
+        return "\(listing) \(DocumentDecoder.list(shown, conjunction: "and"))"
     }
 
     /// The candidates equally nearest to `word` and near enough to be a typo, in their order.
@@ -90,7 +92,7 @@ public enum Suggestion {
         let sameKind = entries.filter { ($0 as NSString).pathExtension.lowercased() == fileExtension }
         let listed = sameKind.isEmpty ? entries : sameKind
         var parts: [String] = []
-        if let guess { parts.append("did you mean \"\(writtenFolder)\(guess)\"?") }
+        if let guess { parts.append(didYouMean(writtenFolder + guess)) }
         if listed.count <= listLimit, let names = list(listed, listing: "\(shownFolder) holds") {
             parts.append(names)
         } else if guess == nil {
@@ -123,8 +125,8 @@ public enum Suggestion {
         if let index = components.lastIndex(of: name) {
             var fixed = components
             fixed[index] = guess
-            return text + ": did you mean \"\(fixed.joined(separator: "/"))\(file)\"?"
+            return text + ": " + didYouMean(fixed.joined(separator: "/") + file)
         }
-        return text + ": did you mean \"\(guess)\"?"
+        return text + ": " + didYouMean(guess)
     }
 }

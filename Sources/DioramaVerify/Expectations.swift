@@ -95,7 +95,7 @@ public struct Expectations: Sendable {
         case .failure:
             let exists = FileManager.default.fileExists(atPath: path)
             throw DocumentLoadError(diagnostics: [Diagnostic(file: path, line: 1, column: 1, path: "",
-                message: exists ? "the expectations file cannot be read" : "no expectations file \(path)",
+                message: exists ? "the expectations file cannot be read" : "the expectations file does not exist",
                 hint: exists ? "check its permissions" : "write one (docs/VERIFY.md), or leave out --expect")])
         }
         return try decode(bytes: data, path: path, for: document)

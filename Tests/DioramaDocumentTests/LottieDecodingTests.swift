@@ -112,7 +112,7 @@ import Testing
         let found = try #require(problem(nodes: #"{ "type": "lottie", "id": "drum", "path": "drum.json" }"#,
                                          cues: #"{ "sound": "tick", "node": "drum", "on": { "marker": "n8" } }"#))
         #expect(found.message == #"the Lottie file "drum.json" has no marker named "n8""#)
-        #expect(found.hint == #"its markers are "n0", "n1", "n2", "n3", "n4", "n5", "n6" and "n7""#)
+        #expect(found.hint == #"its markers are "n0", "n1", "n2", "n3", "n4", "n5", "n6", and "n7""#)
         #expect(found.path == "scenes[0].cues[0].on.marker")
     }
 

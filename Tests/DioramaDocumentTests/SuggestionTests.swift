@@ -17,13 +17,13 @@ import Testing
         // `n8` is one edit from each of n0...n7: naming one of them would mislead; the list says what there is.
         let names = (0..<8).map { "n\($0)" }
         #expect(Suggestion.hint(for: "n8", among: names, listing: "its markers are")
-                == #"its markers are "n0", "n1", "n2", "n3", "n4", "n5", "n6" and "n7""#)
+                == #"its markers are "n0", "n1", "n2", "n3", "n4", "n5", "n6", and "n7""#)
     }
 
     @Test func aLongListIsCutWithHowManyMore() {
         let names = (0..<20).map { "part\($0)" }
         #expect(Suggestion.hint(for: "x", among: names, listing: "its elements are")
-                == #"its elements are "part0", "part1", "part2", "part3", "part4", "part5", "part6", "part7", "part8", "part9", "part10", "part11" and 8 more"#)
+                == #"its elements are "part0", "part1", "part2", "part3", "part4", "part5", "part6", "part7", "part8", "part9", "part10", "part11", and 8 more"#)
         #expect(Suggestion.hint(for: "part19x", among: names, listing: "its elements are") == #"did you mean "part19"?"#)
     }
 

@@ -252,8 +252,8 @@ import Testing
         let loaded = try DocumentLoader.load(path: try write("scenes.json", json))
         let hints = ArtChecks.diagnostics(for: loaded.mediaReferences, root: folder.url.path, skipping: []).map { "\($0.line): \($0.hint ?? "")" }
         #expect(hints == [
-            ##"3: did you mean "#sails"? its elements are "#sky", "#sails" and "#hub""##,
-            ##"4: its elements are "#sky", "#sails" and "#hub""##,
+            ##"3: did you mean "#sails"? its elements are "#sky", "#sails", and "#hub""##,
+            ##"4: its elements are "#sky", "#sails", and "#hub""##,
             ##"5: its elements have no ids: an element is named by its id attribute, e.g. <g id="left-leg"> is "#left-leg""##,
         ])
         #expect(VectorArt.elementIDs(inFileAt: folder.path("art/mill.svg")) == ["sky", "sails", "hub"])

@@ -93,7 +93,7 @@ import Testing
                 "pond.verify.json:3:59: error: unknown property \"rotaton\" (at expect[1].property)\n  hint: did you mean \"rotation\"?",
                 "pond.verify.json:4:29: error: no cue with the id \"dong\" in the scene \"pond\" (at expect[2].cue)\n  hint: did you mean \"ding\"? its cue ids are \"ding\" and \"soft\"",
                 "pond.verify.json:4:46: error: \"fires\" must be at least 0, not -1 (at expect[2].fires)",
-                "pond.verify.json:4:50: error: unknown key \"fire\" in a cue count expectation (at expect[2].fire)\n  hint: did you mean \"fires\"? its keys are \"scene\", \"cue\" and \"fires\"",
+                "pond.verify.json:4:50: error: unknown key \"fire\" in a cue count expectation (at expect[2].fire)\n  hint: did you mean \"fires\"? its keys are \"scene\", \"cue\", and \"fires\"",
                 "pond.verify.json:5:40: error: an expectation checks one thing: \"property\" and \"frame\" cannot be combined (at expect[3].frame)\n"
                     + "  hint: write two expectations",
             ])

@@ -152,7 +152,7 @@ final class DocumentDecoder {
 
     /// "did you mean "width"?" when a candidate is close enough to be a typo.
     static func suggestion(for word: String, among candidates: [String]) -> String? {
-        closest(to: word, among: candidates).map { "did you mean \"\($0)\"?" }
+        closest(to: word, among: candidates).map(Suggestion.didYouMean)
     }
 
     static func closest(to word: String, among candidates: [String]) -> String? {
