@@ -150,9 +150,11 @@ final class DocumentDecoder {
         }
     }
 
-    /// "did you mean "width"?" when a candidate is close enough to be a typo.
+    /// "did you mean "width"?" when one candidate is nearer than the others and close enough to be a typo (among
+    /// equally near ones, none is guessed: the caller's list of names says what there is).
     static func suggestion(for word: String, among candidates: [String]) -> String? {
-        closest(to: word, among: candidates).map(Suggestion.didYouMean)
+        let nearest = Suggestion.nearest(to: word, among: candidates)
+        return nearest.count == 1 ? Suggestion.didYouMean(nearest[0]) : nil
     }
 
     static func closest(to word: String, among candidates: [String]) -> String? {
