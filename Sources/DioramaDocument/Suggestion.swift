@@ -22,15 +22,18 @@ public enum Suggestion {
 
     /// "did you mean "impact"?" when one name is nearest and near enough to be a typo, followed by the names that
     /// exist when they are few (`listing` introduces them: "its markers are"). When several are equally near
-    /// (`n8` among `n0`...`n7`) none is guessed and the names are listed. Nil when there are no names.
+    /// (`n8` among `n0`...`n7`) none is guessed: the names are listed, or among many, the near ones. Nil when there
+    /// are no names.
     public static func hint(for word: String, among candidates: [String], listing: String) -> String? {
         let near = nearest(to: word, among: candidates)
-        let guess = near.count == 1 || (near.count > 1 && candidates.count > listLimit) ? near.first : nil
         let names = list(candidates, listing: listing)
-        switch (guess, names) {
-        case (let guess?, let names?) where candidates.count <= listLimit: return "\(didYouMean(guess)) \(names)"
-        case (let guess?, _): return didYouMean(guess)
-        case (nil, let names): return names
+        switch near.count {
+        case 1 where candidates.count <= listLimit: return names.map { "\(didYouMean(near[0])) \($0)" }
+        case 1: return didYouMean(near[0])
+        case 2... where candidates.count > listLimit:
+            // Too many names to list, several as near: those.
+            return "did you mean one of \(DocumentDecoder.list(near.prefix(listLimit).map { "\"\($0)\"" }, conjunction: "or"))?"
+        default: return names
         }
     }
 

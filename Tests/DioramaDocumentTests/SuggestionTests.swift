@@ -25,6 +25,8 @@ import Testing
         #expect(Suggestion.hint(for: "x", among: names, listing: "its elements are")
                 == #"its elements are "part0", "part1", "part2", "part3", "part4", "part5", "part6", "part7", "part8", "part9", "part10", "part11", and 8 more"#)
         #expect(Suggestion.hint(for: "part19x", among: names, listing: "its elements are") == #"did you mean "part19"?"#)
+        // Among many, equally near ones are offered together.
+        #expect(Suggestion.hint(for: "part20", among: names, listing: "its elements are") == #"did you mean one of "part0", "part2", or "part10"?"#)
     }
 
     @Test func aMissingFileSuggestsTheFilesBesideIt() throws {
