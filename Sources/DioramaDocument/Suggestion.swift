@@ -133,3 +133,29 @@ public enum Suggestion {
         return text + ": " + didYouMean(guess)
     }
 }
+
+enum EditDistance {
+    /// Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps cost 1.
+    static func between(_ a: String, _ b: String) -> Int {
+        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        // Long words are never typos of short keys; bound the work.
+        if abs(a.count - b.count) > 3 || a.count > 64 || b.count > 64 { return max(a.count, b.count) }
+        var previous2 = [Int](repeating: 0, count: b.count + 1)
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    current[j] = min(current[j], previous2[j - 2] + 1)
+                }
+            }
+            (previous2, previous, current) = (previous, current, previous2)
+        }
+        return previous[b.count]
+    }
+}
