@@ -186,7 +186,7 @@ public enum DocumentLoader {
             var isDirectory: ObjCBool = false
             if !FileManager.default.fileExists(atPath: reference.resolvedPath, isDirectory: &isDirectory) {
                 diagnostics.append(reference.diagnostic("the \(what) file \"\(reference.path)\" does not exist",
-                                                        hint: "paths are relative to the folder of the scenes file"))
+                                                        hint: Suggestion.missingFileHint(written: reference.path, resolved: reference.resolvedPath)))
             } else if isDirectory.boolValue {
                 diagnostics.append(reference.diagnostic("the \(what) file \"\(reference.path)\" is a folder, not a file"))
             } else if let problem = RegularFile.problem(reference.resolvedPath), problem.kind == .notRegular {

@@ -29,13 +29,13 @@ public enum LottieFileReader {
     /// - Parameter allowedRoot: the folder no image asset may leave (the scenes file's); nil is the Lottie file's own folder.
     public static func read(path: String, shownPath: String, allowedRoot: String? = nil) -> Result<LottieAnimationInfo, Problem> {
         let file = "the Lottie file \"\(shownPath)\""
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return .failure(Problem("\(file) does not exist", hint: Suggestion.missingFileHint(written: shownPath, resolved: path)))
+        }
         if path.lowercased().hasSuffix(".lottie") {
             return .failure(Problem("\(file) is a dotLottie archive (a zip), which rlottie cannot read",
                                     hint: "unzip it and name the JSON animation inside (animations/NAME.json)"))
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            return .failure(Problem("\(file) does not exist", hint: "paths are relative to the folder of the scenes file"))
         }
         guard !isDirectory.boolValue else { return .failure(Problem("\(file) is a folder, not a file")) }
         // Only a regular file: a named pipe would block the open forever. An empty file is reported as invalid JSON.

@@ -35,8 +35,11 @@ public enum ArtChecks {
                 }
             case .imageElement(let id):
                 if case .success(let art) = drawing(reference.resolvedPath), !art.hasElement(id) {
+                    // The ids librsvg can draw: the file's id attributes it knows as elements.
+                    let ids = VectorArt.elementIDs(inFileAt: reference.resolvedPath).filter { art.hasElement($0) }.map { "#" + $0 }
                     diagnostics.append(reference.diagnostic("the SVG image \"\(reference.path)\" has no element with the id \"\(id.dropFirst())\"",
-                                                            hint: "an element is named by its id attribute, e.g. <g id=\"left-leg\"> is \"#left-leg\""))
+                                                            hint: Suggestion.hint(for: id, among: ids, listing: "its elements are")
+                                                                ?? "its elements have no ids: an element is named by its id attribute, e.g. <g id=\"left-leg\"> is \"#left-leg\""))
                 }
             case .spriteSheet(let columns, let rows):
                 guard let size = pngSize(reference.resolvedPath) else {

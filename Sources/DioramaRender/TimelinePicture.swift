@@ -4,8 +4,9 @@ import Foundation
 
 /// `diorama timeline --picture`: a chart of a `TimelineChart` drawn with cairo and pango, as a PNG or an SVG. One
 /// time axis across the top; a lane per scene with a row per named animation (its iterations as bars, reversed ones
-/// lighter, its keyframes as ticks) and a row of cue marks labelled with their sound; the offline mix's waveform along
-/// the bottom on the same axis.
+/// lighter, its keyframes as ticks) and per Lottie node (its passes as bars, its markers as ticks), a row of tap marks
+/// labelled with their node when the scene is tapped, and a row of cue marks labelled with their sound; the offline
+/// mix's waveform along the bottom on the same axis.
 public struct TimelinePicture {
     public enum Format: String, Sendable, CaseIterable {
         case png, svg
@@ -25,6 +26,7 @@ public struct TimelinePicture {
     static let laneTitleHeight = 26.0
     static let rowHeight = 18.0
     static let cueRowHeight = 34.0
+    static let tapRowHeight = 24.0
     static let laneGap = 10.0
     static let waveformHeight = 110.0
 
@@ -38,7 +40,7 @@ public struct TimelinePicture {
 
     public var height: Int {
         let lanes = chart.lanes.reduce(0.0) { total, lane in
-            total + Self.laneTitleHeight + Double(lane.rows.count) * Self.rowHeight + Self.cueRowHeight + Self.laneGap
+            total + Self.laneHeight(lane) + Self.laneGap
         }
         return Int((Self.headerHeight + Self.axisHeight + lanes + Self.waveformHeight + 2 * Self.margin).rounded(.up))
     }
@@ -68,6 +70,11 @@ public struct TimelinePicture {
                 }
             }
         }
+    }
+
+    /// A lane's height without the gap after it.
+    static func laneHeight(_ lane: TimelineChart.Lane) -> Double {
+        laneTitleHeight + Double(lane.rows.count) * rowHeight + (lane.taps.isEmpty ? 0 : tapRowHeight) + cueRowHeight
     }
 
     /// The x of playlist second `time` in the plot.
@@ -108,7 +115,7 @@ public struct TimelinePicture {
 
         // Clip bars and marks to the plot; labels to the left stay whole.
         for (index, lane) in chart.lanes.enumerated() {
-            let laneHeight = Self.laneTitleHeight + Double(lane.rows.count) * Self.rowHeight + Self.cueRowHeight
+            let laneHeight = Self.laneHeight(lane)
             let color = Self.palette[index % Self.palette.count]
             // The scene's stretch of the playlist, shaded across the lane.
             cairo_save(cr)
@@ -145,6 +152,28 @@ public struct TimelinePicture {
                 }
                 cairo_restore(cr)
                 y += Self.rowHeight
+            }
+
+            if !lane.taps.isEmpty {
+                // A tap: a ring (a finger's touch) with its node's id beside it.
+                text.show("taps", x: Self.margin + 12, y: y + 4, size: 11, color: Self.faint)
+                var lastLabelEnd = -Double.infinity
+                for tap in lane.taps where tap.time >= chart.from && tap.time <= chart.to {
+                    let tx = x(tap.time)
+                    cairo_set_source_rgba(cr, Self.tapColor.r, Self.tapColor.g, Self.tapColor.b, Self.tapColor.a)
+                    cairo_set_line_width(cr, 2)
+                    cairo_new_sub_path(cr)
+                    cairo_arc(cr, tx, y + 9, 5, 0, 2 * Double.pi)
+                    cairo_stroke(cr)
+                    cairo_rectangle(cr, tx - 0.5, y + 14, 1, Self.tapRowHeight - 14)
+                    cairo_fill(cr)
+                    let labelWidth = text.width(tap.node, size: 10)
+                    if tx + 8 > lastLabelEnd, tx + 8 + labelWidth <= plotRight + Self.margin {
+                        text.show(tap.node, x: tx + 8, y: y + 3, size: 10, color: Self.tapColor)
+                        lastLabelEnd = tx + 8 + labelWidth + 4
+                    }
+                }
+                y += Self.tapRowHeight
             }
 
             text.show("cues", x: Self.margin + 12, y: y + 4, size: 11, color: Self.faint)
@@ -215,6 +244,7 @@ public struct TimelinePicture {
     static let faint = (r: 0.55, g: 0.58, b: 0.64, a: 1.0)
     static let grid = (r: 1.0, g: 1.0, b: 1.0, a: 0.07)
     static let cueColor = (r: 1.0, g: 0.62, b: 0.26, a: 1.0)
+    static let tapColor = (r: 0.98, g: 0.86, b: 0.36, a: 1.0)
     static let wave = (r: 0.45, g: 0.78, b: 0.95, a: 0.9)
     static let palette: [(r: Double, g: Double, b: Double, a: Double)] = [
         (0.36, 0.62, 0.95, 1), (0.95, 0.55, 0.45, 1), (0.55, 0.82, 0.52, 1), (0.74, 0.58, 0.95, 1),

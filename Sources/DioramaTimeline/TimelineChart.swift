@@ -1,11 +1,12 @@
 import DioramaDocument
 
 /// What `diorama timeline --picture` draws, in playlist seconds: a lane per scene, a row per named animation with its
-/// iterations as bars and its keyframes as ticks, and the cue firings as marks labelled with their sound. Pure: the
-/// renderer only lays it out.
+/// iterations as bars and its keyframes as ticks, a row per Lottie node with its loops as bars and its markers as
+/// ticks, the taps as marks labelled with their node, and the cue firings as marks labelled with their sound. Pure:
+/// the renderer only lays it out.
 ///
-/// Rows are the animations with both a node id and an animation id (the ones cues and `after` can name); the others
-/// are counted in `Lane.unnamedAnimations`.
+/// Rows are the animations with both a node id and an animation id (the ones cues and `after` can name) and the
+/// Lottie nodes with an id; the other animations are counted in `Lane.unnamedAnimations`.
 public struct TimelineChart: Sendable, Equatable {
     public struct Bar: Sendable, Equatable {
         public var start: Double
@@ -26,6 +27,12 @@ public struct TimelineChart: Sendable, Equatable {
         public var sound: String
     }
 
+    /// A tap of a node in this visit (a real one given on the command line, or the node's `auto`).
+    public struct TapMark: Sendable, Equatable {
+        public var time: Double
+        public var node: String
+    }
+
     public struct Lane: Sendable, Equatable {
         public var sceneIndex: Int
         public var id: String
@@ -35,6 +42,7 @@ public struct TimelineChart: Sendable, Equatable {
         public var end: Double
         public var rows: [Row]
         public var cues: [CueMark]
+        public var taps: [TapMark]
         public var unnamedAnimations: Int
     }
 
@@ -64,6 +72,9 @@ public struct TimelineChart: Sendable, Equatable {
             var rows: [Row] = []
             var unnamed = 0
             scene.forEachNode { node in
+                if case .lottie(let lottie) = node.content, let nodeID = node.id {
+                    rows.append(Self.row("\(nodeID) (lottie)", lottie, sceneStart: span.start, duration: span.duration))
+                }
                 for animation in node.animations {
                     guard let nodeID = node.id, let animationID = animation.id else {
                         unnamed += 1
@@ -74,9 +85,12 @@ public struct TimelineChart: Sendable, Equatable {
             }
             let cues = schedule.cues.filter { $0.firing.scene == span.index }
                 .map { CueMark(time: $0.absoluteTime.doubleValue, sound: $0.firing.sound) }
+            let taps = scene.firstTaps.filter { $0.value < span.duration }
+                .map { TapMark(time: (span.start + $0.value).doubleValue, node: $0.key) }
+                .sorted { ($0.time, $0.node) < ($1.time, $1.node) }
             return Lane(sceneIndex: span.index, id: span.id,
                         title: scene.title.resolved(language: language, fallback: fallback),
-                        start: start, end: end, rows: rows, cues: cues, unnamedAnimations: unnamed)
+                        start: start, end: end, rows: rows, cues: cues, taps: taps, unnamedAnimations: unnamed)
         }
     }
 
@@ -95,6 +109,27 @@ public struct TimelineChart: Sendable, Equatable {
                 .map { (sceneStart + $0.time).doubleValue }
         }
         return Row(label: label, bars: bars, keyframes: keyframes.sorted())
+    }
+
+    /// A Lottie node's playback inside its scene, in playlist seconds: a bar per pass through its frames (reversed
+    /// ones on the way back), a tick where each of its markers' frames appears.
+    static func row(_ label: String, _ lottie: LottieContent, sceneStart: Rational, duration: Rational) -> Row {
+        let timing = LottieTiming(lottie)
+        guard timing.rate > .zero else { return Row(label: label, bars: [], keyframes: []) }
+        let length = Rational(Int128(timing.count)) / timing.rate
+        var bars: [Bar] = []
+        var start = timing.start
+        while start < duration, bars.count < maximumBarsPerRow, timing.iterations.map({ bars.count < $0 }) ?? true {
+            bars.append(Bar(start: (sceneStart + start).doubleValue, end: (sceneStart + min(start + length, duration)).doubleValue,
+                            reversed: timing.autoreverses && bars.count % 2 == 1))
+            start = start + length
+        }
+        var markers: [Double] = []
+        for marker in lottie.animation.markers {
+            markers += timing.appearances(of: marker.frame, from: .zero, before: duration, limit: maximumBarsPerRow)
+                .map { (sceneStart + $0.time).doubleValue }
+        }
+        return Row(label: label, bars: bars, keyframes: markers.sorted())
     }
 }
 

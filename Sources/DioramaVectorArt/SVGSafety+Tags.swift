@@ -11,7 +11,7 @@ extension SVGSafety {
         var attributes: [String: String]
     }
 
-    /// Calls `tag` for every tag (attributes read only for names in `attributesOf`) and `characters` for each run of
+    /// Calls `tag` for every tag (attributes read only for names in `attributesOf`, or for all when it is nil) and `characters` for each run of
     /// character data between tags (CDATA included, with its markers stripped); the first problem either returns ends the walk.
     /// Where the tag opening at `index` ends: its `>` (or the end of the bytes), honouring quoted attribute values.
     static func tagEnd(_ bytes: [UInt8], from index: Int) -> Int {
@@ -26,7 +26,7 @@ extension SVGSafety {
         return i
     }
 
-    static func walkTags(_ bytes: [UInt8], attributesOf interesting: Set<String>,
+    static func walkTags(_ bytes: [UInt8], attributesOf interesting: Set<String>?,
                          tag: (Tag) -> VectorArtError?, characters: (ArraySlice<UInt8>) -> VectorArtError?) -> VectorArtError? {
         let count = bytes.count
         func starts(_ prefix: [UInt8], at position: Int) -> Bool {
@@ -70,7 +70,7 @@ extension SVGSafety {
                 nameEnd += 1
             }
             let name = localName(String(decoding: bytes[nameStart..<nameEnd], as: UTF8.self))
-            let attributes = interesting.contains(name) ? parseAttributes(bytes[nameEnd..<min(i, count)]) : [:]
+            let attributes = interesting?.contains(name) ?? true ? parseAttributes(bytes[nameEnd..<min(i, count)]) : [:]
             if let problem = tag(Tag(name: name, kind: closing ? .closing : selfClosing ? .selfClosing : .opening, attributes: attributes)) {
                 return problem
             }

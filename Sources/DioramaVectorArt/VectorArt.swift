@@ -90,6 +90,19 @@ public final class VectorArt {
         rsvg_handle_has_sub(handle, Self.fragment(id)) != 0
     }
 
+    /// The ids of the drawing's elements in the file at `path`, in document order (without `#`), for a message
+    /// naming an element it lacks; empty when the file cannot be read.
+    public static func elementIDs(inFileAt path: String) -> [String] {
+        guard case .success(let bytes) = RegularFile.read(path, upTo: SVGSafety.maximumFileSize) else { return [] }
+        var ids: [String] = []
+        var seen = Set<String>()
+        _ = SVGSafety.walkTags(bytes, attributesOf: nil, tag: { tag in
+            if tag.kind != .closing, let id = tag.attributes["id"], !id.isEmpty, seen.insert(id).inserted { ids.append(id) }
+            return nil
+        }, characters: { _ in nil })
+        return ids
+    }
+
     /// Draws the whole drawing, or only `element`, fitted into `viewport` (user space of `cr`) by the SVG's own
     /// `preserveAspectRatio` (by default scaled uniformly and centred). An element is drawn where it sits in the
     /// whole drawing, so parts drawn separately with the same viewport line up. Returns false when librsvg refuses.

@@ -11,7 +11,10 @@ import Foundation
 ///   "expect": [
 ///     { "scene": "ocean", "at": 1.2, "node": "buoy-tilt", "property": "rotation", "value": 8 },
 ///     { "scene": "ocean", "at": 1.2, "frame": "verify/ocean-1.2.png" },
-///     { "scene": "ocean", "cue": 0, "fires": 6 }
+///     { "scene": "ocean", "cue": 0, "fires": 6 },
+///     { "scene": "ocean", "at": 2, "node": "caption", "text": "Buoy" },
+///     { "scene": "bounce", "at": 2, "node": "ball", "lottieFrame": 30 },
+///     { "scene": "ocean", "at": 1.2, "level": -18, "measure": "peak", "window": 0.05, "tolerance": 1.5 }
 /// ] }
 /// ```
 public struct Expectations: Sendable {
@@ -23,6 +26,22 @@ public struct Expectations: Sendable {
         case frame(golden: String, language: String?, tolerance: Int, differing: Double)
         /// The scene's cue at index `cue` fires `fires` times in a visit of the scene.
         case count(cue: Int, fires: Int)
+        /// The text node shows exactly `text` at the time (the characters a typewriter has revealed, a counter's
+        /// number written in), in `language` (nil: the file's default).
+        case text(node: String, text: String, language: String?)
+        /// The Lottie node shows the file's frame `frame` at the time.
+        case lottieFrame(node: String, frame: Int)
+        /// The offline mix's level over `window` seconds from the time, both channels together, is `decibels` dBFS
+        /// within `tolerance` dB; a window quieter than `Expectations.silence` measures that.
+        case level(decibels: Double, measure: LevelMeasure, window: Rational, tolerance: Double)
+    }
+
+    /// How a window of the mix is measured.
+    public enum LevelMeasure: String, Sendable, Equatable, CaseIterable {
+        /// The root mean square of the samples: how loud it sounds, on average.
+        case rms
+        /// The largest sample's magnitude.
+        case peak
     }
 
     public struct Item: Sendable, Equatable {
@@ -47,10 +66,19 @@ public struct Expectations: Sendable {
     static let valueKeys = ["scene", "at", "node", "property", "value", "tolerance"]
     static let frameKeys = ["scene", "at", "frame", "language", "tolerance", "differing"]
     static let countKeys = ["scene", "cue", "fires"]
+    static let textKeys = ["scene", "at", "node", "text", "language"]
+    static let lottieFrameKeys = ["scene", "at", "node", "lottieFrame"]
+    static let levelKeys = ["scene", "at", "level", "measure", "window", "tolerance"]
     /// Default tolerances.
     public static let valueTolerance = 0.001
     public static let frameTolerance = 8
     public static let frameDiffering = 0.5
+    /// dB, for a level.
+    public static let levelTolerance = 1.0
+    /// Seconds of the mix a level measures.
+    public static let levelWindow = Rational(1, 20)
+    /// dBFS a level is counted as when the window is quieter (-120 dBFS: digital silence, or nearly).
+    public static let silence = -120.0
 
     /// `scenes.verify.json` for `scenes.json` (the `.json` replaced; appended for other names).
     public static func defaultPath(besides file: String) -> String? {
@@ -67,7 +95,7 @@ public struct Expectations: Sendable {
         case .failure:
             let exists = FileManager.default.fileExists(atPath: path)
             throw DocumentLoadError(diagnostics: [Diagnostic(file: path, line: 1, column: 1, path: "",
-                message: exists ? "the expectations file cannot be read" : "no expectations file \(path)",
+                message: exists ? "the expectations file cannot be read" : "the expectations file does not exist",
                 hint: exists ? "check its permissions" : "write one (docs/VERIFY.md), or leave out --expect")])
         }
         return try decode(bytes: data, path: path, for: document)
@@ -141,9 +169,8 @@ struct ExpectationsReader {
 
     private mutating func checkKeys(_ members: [LocatedJSON.Member], of value: LocatedJSON, allowed: [String], what: String) {
         for member in members where !allowed.contains(member.key) {
-            let near = LocatedJSON.closest(to: member.key, among: allowed)
             error(line: member.keyLine, column: member.keyColumn, path: member.value.path, "unknown key \"\(member.key)\" in \(what)",
-                  hint: near.map { "did you mean \"\($0)\"?" } ?? "its keys are " + allowed.map { "\"\($0)\"" }.joined(separator: ", "))
+                  hint: Suggestion.hint(for: member.key, among: allowed, listing: "its keys are"))
         }
     }
 
@@ -152,9 +179,10 @@ struct ExpectationsReader {
             error(entry, "an expectation must be an object, not \(entry.typeDescription)")
             return nil
         }
-        let kinds = ["property", "frame", "fires"].filter { entry[$0] != nil }
+        let kinds = ["property", "frame", "fires", "text", "lottieFrame", "level"].filter { entry[$0] != nil }
         guard let kind = kinds.first else {
-            error(entry, "an expectation needs \"property\" (a value), \"frame\" (a golden PNG) or \"fires\" (a cue count)",
+            error(entry, "an expectation needs \"property\" (a value), \"frame\" (a golden PNG), \"fires\" (a cue count), "
+                      + "\"text\" (a text's string), \"lottieFrame\" (a Lottie's frame) or \"level\" (the sound's level)",
                   hint: "e.g. { \"scene\": \"ocean\", \"at\": 1.2, \"node\": \"buoy\", \"property\": \"rotation\", \"value\": 8 }")
             return nil
         }
@@ -163,8 +191,14 @@ struct ExpectationsReader {
                   hint: "write two expectations")
             return nil
         }
-        let keys = kind == "property" ? Expectations.valueKeys : kind == "frame" ? Expectations.frameKeys : Expectations.countKeys
-        let what = kind == "property" ? "a value expectation" : kind == "frame" ? "a frame expectation" : "a cue count expectation"
+        let (keys, what): ([String], String) = switch kind {
+        case "property": (Expectations.valueKeys, "a value expectation")
+        case "frame": (Expectations.frameKeys, "a frame expectation")
+        case "text": (Expectations.textKeys, "a text expectation")
+        case "lottieFrame": (Expectations.lottieFrameKeys, "a Lottie frame expectation")
+        case "level": (Expectations.levelKeys, "a level expectation")
+        default: (Expectations.countKeys, "a cue count expectation")
+        }
         checkKeys(members, of: entry, allowed: keys, what: what)
         guard let (sceneIndex, scene) = scene(entry) else { return nil }
         let location = "\(file):\(entry.line):\(entry.column)"
@@ -191,6 +225,46 @@ struct ExpectationsReader {
                                                   tolerance: Int(tolerance ?? Double(Expectations.frameTolerance)),
                                                   differing: differing ?? Expectations.frameDiffering),
                                      location: location)
+        case "text":
+            let at = time(entry, scene: scene)
+            let node = nodeID(entry, scene: scene, content: "text")
+            let text = string(entry, "text")
+            let language = language(entry)
+            guard let at, let node, let (text, _) = text, language != .some(nil) else { return nil }
+            return Expectations.Item(scene: sceneIndex, sceneID: scene.id, at: at,
+                                     kind: .text(node: node, text: text, language: language ?? nil), location: location)
+        case "lottieFrame":
+            let at = time(entry, scene: scene)
+            let node = nodeID(entry, scene: scene, content: "lottie")
+            let frame = number(entry, "lottieFrame", required: true, minimum: -100_000_000, maximum: 100_000_000, integer: true)
+            guard let at, let node, let frame else { return nil }
+            if case .lottie(let lottie)? = scene.node(withID: node)?.content, let value = entry["lottieFrame"],
+               !(lottie.animation.inPoint..<lottie.animation.outPoint).contains(Int(frame)) {
+                error(value, "frame \(Int(frame)) is not in the Lottie file \"\(lottie.path)\", whose frames are "
+                          + "\(lottie.animation.inPoint) to \(lottie.animation.outPoint - 1)",
+                      hint: "frames are the file's own numbers, from its \"ip\" up to, not including, its \"op\"")
+                return nil
+            }
+            return Expectations.Item(scene: sceneIndex, sceneID: scene.id, at: at, kind: .lottieFrame(node: node, frame: Int(frame)),
+                                     location: location)
+        case "level":
+            let at = time(entry, scene: scene)
+            let level = number(entry, "level", required: true, minimum: Expectations.silence, maximum: 0)
+            let measure = levelMeasure(entry)
+            let window = seconds(entry, "window", minimum: Rational(1, 1000), maximum: Rational(10))
+            let tolerance = number(entry, "tolerance", required: false, minimum: 0) ?? Expectations.levelTolerance
+            guard let at, let level, let measure, let window else { return nil }
+            let length = window ?? Expectations.levelWindow
+            if at + length > scene.duration {
+                let value = entry["window"] ?? entry["at"]!
+                error(value, "the window of \(length.decimalDescription) s from \(at.decimalDescription) s runs past the end of the scene "
+                          + "\"\(scene.id)\" (\(scene.duration.decimalDescription) s)",
+                      hint: "measure from \((scene.duration - length).decimalDescription) s at the latest, or shorten \"window\"")
+                return nil
+            }
+            return Expectations.Item(scene: sceneIndex, sceneID: scene.id, at: at,
+                                     kind: .level(decibels: level, measure: measure, window: length, tolerance: tolerance),
+                                     location: location)
         default:
             let cue = cue(entry, scene: scene)
             let fires = number(entry, "fires", required: true, minimum: 0, integer: true)
@@ -213,8 +287,7 @@ struct ExpectationsReader {
         guard let index = document.scenes.firstIndex(where: { $0.id == id }) else {
             let ids = document.scenes.map(\.id)
             error(value, "no scene \"\(id)\" in the scenes file",
-                  hint: LocatedJSON.closest(to: id, among: ids).map { "did you mean \"\($0)\"?" }
-                      ?? "the scenes are " + ids.map { "\"\($0)\"" }.joined(separator: ", "))
+                  hint: Suggestion.hint(for: id, among: ids, listing: "the scenes are"))
             return nil
         }
         return (index, document.scenes[index])
@@ -278,14 +351,26 @@ struct ExpectationsReader {
         return (text, value)
     }
 
-    private mutating func nodeID(_ entry: LocatedJSON, scene: Scene) -> String? {
+    /// `content`: the node's type when the expectation reads one kind of node (`"text"`, `"lottie"`).
+    private mutating func nodeID(_ entry: LocatedJSON, scene: Scene, content: String? = nil) -> String? {
         guard let (id, value) = string(entry, "node") else { return nil }
+        if let content {
+            // Only the nodes of that type: a typo is most likely one of them.
+            let ids = NodePropertyValues.nodeIDs(in: scene).filter { Self.type(of: scene.node(withID: $0)) == content }
+            guard ids.contains(id) else {
+                let other = scene.node(withID: id).map { Self.type(of: $0) }
+                error(value, other.map { "\"\(id)\" is \("aeiou".contains($0.first!) ? "an" : "a") \($0) node, not a \(content) node" }
+                          ?? "no \(content) node \"\(id)\" in the scene \"\(scene.id)\"",
+                      hint: Suggestion.hint(for: id, among: ids, listing: "its \(content) nodes with ids are")
+                          ?? "the scene \"\(scene.id)\" has no \(content) node with an id")
+                return nil
+            }
+            return id
+        }
         let ids = NodePropertyValues.nodeIDs(in: scene)
         guard ids.contains(id) else {
             error(value, "no node \"\(id)\" in the scene \"\(scene.id)\"",
-                  hint: LocatedJSON.closest(to: id, among: ids).map { "did you mean \"\($0)\"?" }
-                      ?? (ids.isEmpty ? "give the node an \"id\" in the scenes file"
-                          : "its nodes with ids are " + ids.prefix(12).map { "\"\($0)\"" }.joined(separator: ", ") + (ids.count > 12 ? ", ..." : "")))
+                  hint: Suggestion.hint(for: id, among: ids, listing: "its nodes with ids are") ?? "give the node an \"id\" in the scenes file")
             return nil
         }
         return id
@@ -298,11 +383,50 @@ struct ExpectationsReader {
             let known = AnimatableProperty(rawValue: name) != nil
             error(value, known ? "the property \"\(name)\" is not a number, which is all verify compares"
                                : "unknown property \"\(name)\"",
-                  hint: LocatedJSON.closest(to: name, among: names).map { "did you mean \"\($0)\"?" }
-                      ?? "the properties are " + names.map { "\"\($0)\"" }.joined(separator: ", "))
+                  hint: name == "text" ? "a text's string is checked with \"text\": { \"scene\": ..., \"at\": ..., \"node\": ..., \"text\": \"Hello\" }"
+                      : Suggestion.hint(for: name, among: names, listing: "the properties are"))
             return nil
         }
         return property
+    }
+
+    /// A node's `"type"` as the scenes file writes it.
+    private static func type(of node: Node?) -> String {
+        switch node?.content {
+        case .text: "text"
+        case .lottie: "lottie"
+        case .group: "group"
+        case .image: "image"
+        case .emitter: "emitter"
+        default: "shape"
+        }
+    }
+
+    /// `.some(nil)`: none given; nil: a bad one, reported.
+    private mutating func seconds(_ entry: LocatedJSON, _ key: String, minimum: Rational, maximum: Rational) -> Rational?? {
+        guard let value = entry[key] else { return .some(nil) }
+        guard case .number(let literal) = value.kind, let time = Rational(decimalLiteral: literal) else {
+            error(value, "\"\(key)\" must be a number of seconds, not \(value.typeDescription)")
+            return nil
+        }
+        guard time >= minimum, time <= maximum else {
+            error(value, "\"\(key)\" must be from \(minimum.decimalDescription) to \(maximum.decimalDescription) seconds, not \(literal)")
+            return nil
+        }
+        return .some(time)
+    }
+
+    private mutating func levelMeasure(_ entry: LocatedJSON) -> Expectations.LevelMeasure? {
+        guard let value = entry["measure"] else { return .rms }
+        let names = Expectations.LevelMeasure.allCases.map(\.rawValue)
+        guard case .string(let name) = value.kind, let measure = Expectations.LevelMeasure(rawValue: name) else {
+            let text = if case .string(let name) = value.kind { "\"\(name)\"" } else { value.typeDescription }
+            error(value, "\"measure\" must be \"rms\" or \"peak\", not \(text)",
+                  hint: { if case .string(let name) = value.kind { return Suggestion.hint(for: name, among: names, listing: "the measures are") }
+                          return nil }() ?? "\"rms\" (how loud on average, the default) or \"peak\" (the largest sample)")
+            return nil
+        }
+        return measure
     }
 
     private mutating func goldenPath(_ entry: LocatedJSON) -> String? {
@@ -339,9 +463,8 @@ struct ExpectationsReader {
         case .string(let id):
             guard let index = scene.cues.firstIndex(where: { $0.id == id }) else {
                 error(value, "no cue with the id \"\(id)\" in the scene \"\(scene.id)\"",
-                      hint: LocatedJSON.closest(to: id, among: ids).map { "did you mean \"\($0)\"?" }
-                          ?? (ids.isEmpty ? "its cues have no ids: give the cue's index, 0 to \(max(scene.cues.count - 1, 0))"
-                              : "its cue ids are " + ids.map { "\"\($0)\"" }.joined(separator: ", ")))
+                      hint: Suggestion.hint(for: id, among: ids, listing: "its cue ids are")
+                          ?? "its cues have no ids: give the cue's index, 0 to \(max(scene.cues.count - 1, 0))")
                 return nil
             }
             return (index, "cue \"\(id)\"")

@@ -43,8 +43,11 @@ public struct Verifier: Sendable {
         if let expectations {
             let renderer = FrameRenderer(imageDirectory: URL(fileURLWithPath: loaded.baseDirectory, isDirectory: true))
             let evaluator = SceneEvaluator(document: document)
+            let mix = LevelMix(expectations: expectations, loaded: loaded, schedule: schedule, sampleRate: sampleRate,
+                               loadingSounds: !checkAudio)
+            warnings += mix?.warnings ?? []
             for item in expectations.items {
-                add(check(item, schedule: schedule, evaluator: evaluator, renderer: renderer))
+                add(check(item, schedule: schedule, evaluator: evaluator, renderer: renderer, mix: mix))
             }
             warnings += renderer.warnings
         }
@@ -53,7 +56,8 @@ public struct Verifier: Sendable {
                       elapsedSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
     }
 
-    func check(_ item: Expectations.Item, schedule: CueSchedule, evaluator: SceneEvaluator, renderer: FrameRenderer) -> VerificationCheck {
+    func check(_ item: Expectations.Item, schedule: CueSchedule, evaluator: SceneEvaluator, renderer: FrameRenderer,
+               mix: LevelMix? = nil) -> VerificationCheck {
         let scene = loaded.document.scenes[item.scene]
         let at = item.at.map { "at \($0.decimalDescription) s " } ?? ""
         switch item.kind {
@@ -78,7 +82,54 @@ public struct Verifier: Sendable {
             return VerificationCheck(scene: item.sceneID, name: name, passed: times.count == expected,
                                      detail: times.count == expected ? "fires \(times.count) time\(times.count == 1 ? "" : "s")\(list)"
                                          : "expected \(expected), found \(times.count)\(list)")
+        case .text(let node, let expected, let language):
+            let name = "\(at)\(node) shows \(Self.quoted(expected))" + (language.map { " in \($0)" } ?? "")
+            let snapshot = evaluator.snapshot(scene: item.scene, at: item.at!.doubleValue, language: language)
+            guard case .text(let text)? = Self.node(node, in: snapshot.nodes)?.content else {
+                return VerificationCheck(scene: item.sceneID, name: name, passed: false, detail: "the node is not drawn as a text")
+            }
+            // What a typewriter has revealed so far; the rest is laid out but not drawn.
+            let shown = text.visibleCharacters.map { String(text.text.prefix($0)) } ?? text.text
+            let revealed = text.visibleCharacters.map { " (\($0) of its \(text.text.count) characters revealed)" } ?? ""
+            return VerificationCheck(scene: item.sceneID, name: name, passed: shown == expected,
+                                     detail: shown == expected ? "found \(Self.quoted(shown))\(revealed)"
+                                         : "expected \(Self.quoted(expected)), found \(Self.quoted(shown))\(revealed)")
+        case .lottieFrame(let node, let expected):
+            let name = "\(at)\(node) shows Lottie frame \(expected)"
+            let snapshot = evaluator.snapshot(scene: item.scene, at: item.at!.doubleValue, includeParticles: false)
+            guard case .lottie(let lottie)? = Self.node(node, in: snapshot.nodes)?.content else {
+                return VerificationCheck(scene: item.sceneID, name: name, passed: false, detail: "the node is not drawn as a Lottie animation")
+            }
+            return VerificationCheck(scene: item.sceneID, name: name, passed: lottie.frame == expected,
+                                     detail: lottie.frame == expected ? "found frame \(lottie.frame)"
+                                         : "expected frame \(expected), found frame \(lottie.frame) (off by \(abs(lottie.frame - expected)))")
+        case .level(let expected, let measure, let window, let tolerance):
+            let name = "\(at)the \(measure.rawValue) level over \(window.decimalDescription) s is \(Self.number(expected)) ± \(Self.number(tolerance)) dBFS"
+            guard let mix, let found = mix.level(scene: item.scene, at: item.at!, window: window, measure: measure) else {
+                return VerificationCheck(scene: item.sceneID, name: name, passed: false, detail: "the mix could not be made")
+            }
+            let shown = found <= Expectations.silence ? "silence (below \(Self.number(Expectations.silence)) dBFS)"
+                : String(format: "%.2f dBFS", found)
+            let passed = abs(found - expected) <= tolerance
+            return VerificationCheck(scene: item.sceneID, name: name, passed: passed,
+                                     detail: passed ? "found \(shown)"
+                                         : "expected \(Self.number(expected)) dBFS, found \(shown) (off by \(String(format: "%.2f", abs(found - expected))) dB)")
         }
+    }
+
+    /// The node with this id in a snapshot's tree.
+    static func node(_ id: String, in nodes: [NodeSnapshot]) -> NodeSnapshot? {
+        for node in nodes {
+            if node.id == id { return node }
+            if case .group(let children) = node.content, let found = Self.node(id, in: children) { return found }
+        }
+        return nil
+    }
+
+    /// `"Hello"`, with quotes and newlines escaped so the check stays on one line.
+    static func quoted(_ text: String) -> String {
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
 
     /// Up to 6 decimals, without trailing zeros.
@@ -104,15 +155,18 @@ enum FrameComparison {
             expected = try RenderedFrame(contentsOfPNG: goldenURL, maximumSide: Int(DocumentLimits.maximumCanvasSide))
         } catch {
             // No golden yet: write what the frame looks like, so it can be looked at and accepted. A golden that is
-            // there but unusable (a named pipe, too large) says why.
-            let reason = "\(error)".hasPrefix(golden + ": ") ? ": " + "\(error)".dropFirst(golden.count + 2) : ""
-            let size = FileManager.default.fileExists(atPath: golden) ? reason : " (no such file)"
-            guard let actual = try? render(scene, at, language, width: 320, height: 180, evaluator, renderer),
-                  (try? actual.writePNG(to: actualURL, replacing: true)) != nil else {
-                return failed("cannot read the golden \(golden)\(size): \(error)")
+            // there but unusable (a named pipe, too large) says why. The error names the path; the message names it once.
+            let described = "\(error)"
+            let reason = described.hasPrefix(golden + ": ") ? String(described.dropFirst(golden.count + 2)) : described
+            let unreadable = "cannot read the golden \(golden) (\(reason))"
+            let actual: RenderedFrame
+            do {
+                actual = try render(scene, at, language, width: 320, height: 180, evaluator, renderer)
+            } catch {
+                return failed("\(unreadable); cannot render the frame: \(error)")
             }
-            return failed("cannot read the golden \(golden)\(size); wrote the frame at 320x180 to \(actualURL.path): "
-                          + "look at it, and rename it to accept it")
+            if let problem = write(actual, to: actualURL) { return failed("\(unreadable); \(problem)") }
+            return failed("\(unreadable); wrote the frame at 320x180 to \(actualURL.path): look at it, and rename it to accept it")
         }
         let actual: RenderedFrame
         do {
@@ -146,12 +200,75 @@ enum FrameComparison {
         guard worst > tolerance || share > differing else {
             return VerificationCheck(scene: sceneID, name: name, passed: true, detail: summary)
         }
-        let written = (try? actual.writePNG(to: actualURL, replacing: true)) != nil && (try? diff.writePNG(to: diffURL, replacing: true)) != nil
-        return failed(summary + (written ? "; wrote \(actualURL.path) and \(diffURL.path)" : "; could not write the actual frame beside the golden"))
+        if let problem = write(actual, to: actualURL) ?? write(diff, to: diffURL) { return failed(summary + "; " + problem) }
+        return failed(summary + "; wrote \(actualURL.path) and \(diffURL.path)")
+    }
+
+    /// Writes `frame` as a PNG at `url`, making its folder first (a `verify/` folder need not exist yet); nil when
+    /// written, else why not.
+    private static func write(_ frame: RenderedFrame, to url: URL) -> String? {
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try frame.writePNG(to: url, replacing: true)
+            return nil
+        } catch {
+            let described = (error as? RenderError)?.description ?? error.localizedDescription
+            let reason = described.hasPrefix(url.path + ": ") ? String(described.dropFirst(url.path.count + 2)) : described
+            return "cannot write \(url.path): \(reason)"
+        }
     }
 
     private static func render(_ scene: Int, _ at: Rational, _ language: String?, width: Int, height: Int,
                                _ evaluator: SceneEvaluator, _ renderer: FrameRenderer) throws -> RenderedFrame {
         try renderer.render(evaluator.snapshot(scene: scene, at: at.doubleValue, language: language), width: width, height: height)
+    }
+}
+
+/// The offline mix the level expectations measure: the playlist played once, from its first sample (so the limiter,
+/// the ducks and the scene gains are in the state the player has them in) to the end of the last window measured.
+struct LevelMix {
+    let samples: [Float]
+    let sampleRate: Int
+    let schedule: CueSchedule
+    let warnings: [String]
+
+    /// Nil when no expectation measures a level. `loadingSounds`: the sounds' warnings are this mix's to give (the
+    /// sound checks, which give them otherwise, are skipped).
+    init?(expectations: Expectations, loaded: LoadedDocument, schedule: CueSchedule, sampleRate: Int, loadingSounds: Bool) {
+        var end: Int64 = 0
+        for item in expectations.items {
+            guard case .level(_, _, let window, _) = item.kind, let at = item.at else { continue }
+            end = max(end, Self.span(scene: item.scene, at: at, window: window, schedule: schedule, sampleRate: sampleRate).upperBound)
+        }
+        guard end > 0 else { return nil }
+        let audio = PlaylistAudio(document: loaded.document, directory: loaded.baseDirectory, sampleRate: sampleRate)
+        samples = OfflineAudio.mix(commands: audio.commands(playingOnce: schedule), sounds: audio.bank.sounds, span: 0..<end,
+                                   configuration: MixerConfiguration(sampleRate: sampleRate))
+        self.sampleRate = sampleRate
+        self.schedule = schedule
+        warnings = loadingSounds ? audio.warnings : []
+    }
+
+    /// Playlist frames `at ..< at + window` of the scene: from the first sample at or after each end, as a cue's.
+    static func span(scene: Int, at: Rational, window: Rational, schedule: CueSchedule, sampleRate: Int) -> Range<Int64> {
+        let rate = Rational(sampleRate)
+        let scene = schedule.scenes[scene]
+        let from = Int64(clamping: ((scene.start + at) * rate).ceiling)
+        let to = Int64(clamping: ((scene.start + at + window) * rate).ceiling)
+        return from..<max(to, from + 1)
+    }
+
+    /// The level of the window in dBFS, both channels together; `Expectations.silence` at the quietest.
+    func level(scene: Int, at: Rational, window: Rational, measure: Expectations.LevelMeasure) -> Double? {
+        let span = Self.span(scene: scene, at: at, window: window, schedule: schedule, sampleRate: sampleRate)
+        guard span.upperBound * 2 <= Int64(samples.count) else { return nil }
+        let values = samples[Int(span.lowerBound * 2)..<Int(span.upperBound * 2)]
+        let amplitude: Double
+        switch measure {
+        case .rms: amplitude = (values.reduce(0.0) { $0 + Double($1) * Double($1) } / Double(values.count)).squareRoot()
+        case .peak: amplitude = Double(values.reduce(Float(0)) { max($0, abs($1)) })
+        }
+        guard amplitude > 0 else { return Expectations.silence }
+        return max(20 * log10(amplitude), Expectations.silence)
     }
 }

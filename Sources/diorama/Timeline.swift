@@ -28,8 +28,9 @@ struct Timeline: AsyncParsableCommand {
             "relativeStarts": [...] }: the stable contract described in docs/TIMELINE.md.
 
             --picture FILE.png (or .svg) draws the schedule instead: a lane per scene along playlist time, each \
-            named animation's iterations as bars with its keyframes as ticks, the cue firings as marks labelled \
-            with their sound, and the offline mix's waveform underneath on the same axis. --scene (times are then \
+            named animation's iterations as bars with its keyframes as ticks, each Lottie node's passes with its \
+            markers as ticks, the taps, the cue firings as marks labelled with their sound, and the offline mix's \
+            waveform underneath on the same axis. --scene (times are then \
             scene seconds) and --from/--to zoom in; an existing file is replaced only with --force.
 
             Example:

@@ -12,12 +12,13 @@ struct Verify: AsyncParsableCommand {
             Mixes the playlist offline and checks, scene by scene, that every cue is heard from its \
             scheduled sample on (plus its sound's leading silence) and is its own sound, and that \
             nothing else starts to sound (a click where an ambience loops, a sound nobody scheduled). \
-            Then checks the expectations file: property values, golden frames and cue counts \
-            (docs/VERIFY.md). Prints one line per check and a summary such as `12 passed, 0 failed`.
+            Then checks the expectations file: property values, golden frames, cue counts, the text a \
+            text node shows, the frame a Lottie node shows and the mix's level at a time (docs/VERIFY.md). Prints one line per check and a summary such as `12 passed, 0 failed`.
 
             The expectations are read from --expect, else from the file beside FILE named like it \
             with .verify.json (scenes.json -> scenes.verify.json) when there is one. A failing \
-            golden frame writes NAME-actual.png and NAME-diff.png beside the golden.
+            golden frame writes NAME-actual.png and NAME-diff.png beside the golden (a missing golden, \
+            NAME-actual.png; its folder is made when it does not exist).
 
             Exit status: 0 when every check passes, 1 when one fails, 2 when FILE or the \
             expectations file does not load (located errors, as `diorama check` prints them).

@@ -228,7 +228,8 @@ import Testing
                 ##"scenes.json:5:83: error: an anchor point must be an object, not an array (at scenes[0].nodes[0].anchorPoint)"##]),
             (##""anchorPoint": { "x": 1, "y": 2, "z": 3 } }"##, [
                 ##"scenes.json:5:101: error: unknown key "z" in an anchor point (at scenes[0].nodes[0].anchorPoint.z)"##,
-                ##"  hint: did you mean "x"?"##]),
+                // "z" is as near to "x" as to "y": no guess, the keys instead.
+                ##"  hint: the keys of an anchor point are "x" and "y""##]),
             (##""anchorPoint": { "x": "1", "y": 2 } }"##, [
                 ##"scenes.json:5:90: error: "x" must be a number (points), not a string (at scenes[0].nodes[0].anchorPoint.x)"##]),
         ]

@@ -277,7 +277,7 @@ import Testing
         // The missing sound file is reported in the same run as the component's problem.
         #expect(result.errors == """
             scenes.json:2:23: error: the sound "bell" file "media/bell.flac" does not exist (at sounds.bell)
-              hint: paths are relative to the folder of the scenes file
+              hint: the folder "media" has no files; paths are relative to the folder of the scenes file
             scenes.json:8:53: error: the component "door" needs a value for "width", which has no default (at scenes[0].nodes[0])
               hint: add "parameters": { "width": 100 }
               note: the parameter "width" is declared at 4:71 (components.door.parameters.width)

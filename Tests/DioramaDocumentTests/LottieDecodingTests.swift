@@ -78,11 +78,12 @@ import Testing
     @Test(arguments: [
         // (node, expected message, hint)
         (#"{ "type": "lottie", "path": "missing.json" }"#, #"the Lottie file "missing.json" does not exist"#,
-         "paths are relative to the folder of the scenes file"),
-        (#"{ "type": "lottie", "path": "anim.lottie" }"#, #"the Lottie file "anim.lottie" is a dotLottie archive (a zip), which rlottie cannot read"#,
-         "unzip it and name the JSON animation inside (animations/NAME.json)"),
+         #"the scenes file's folder holds "square.json""#),
+        // A missing file is missing, whatever its extension says it would be.
+        (#"{ "type": "lottie", "path": "square.lottie" }"#, #"the Lottie file "square.lottie" does not exist"#,
+         #"did you mean "square.json"? the scenes file's folder holds "square.json""#),
         (#"{ "type": "lottie", "path": "square.json", "segment": "impcat" }"#, #"the Lottie file "square.json" has no marker named "impcat""#,
-         #"did you mean "impact"?"#),
+         #"did you mean "impact"? its markers are "intro" and "impact""#),
         (#"{ "type": "lottie", "path": "square.json", "segment": "impact" }"#,
          #"the marker "impact" is a single frame (its "dr" is 0), so it cannot be a segment"#,
          #"give the marker a duration in the Lottie file, or write the frames: "segment": [42, 43]"#),
@@ -98,6 +99,21 @@ import Testing
         #expect(found.message == message)
         #expect(found.hint == hint)
         #expect(found.place.hasPrefix("7:"))
+    }
+
+    @Test func aDotLottieArchiveThatExistsIsRefusedAsOne() throws {
+        try write("PK", to: "anim.lottie")
+        let found = try #require(problem(nodes: #"{ "type": "lottie", "path": "anim.lottie" }"#))
+        #expect(found.message == #"the Lottie file "anim.lottie" is a dotLottie archive (a zip), which rlottie cannot read"#)
+    }
+
+    @Test func aMarkerAmongEquallyNearOnesListsThemInsteadOfGuessing() throws {
+        try write(LottieFixtures.json(markers: (0..<8).map { ("n\($0)", $0 * 5, 0) }), to: "drum.json")
+        let found = try #require(problem(nodes: #"{ "type": "lottie", "id": "drum", "path": "drum.json" }"#,
+                                         cues: #"{ "sound": "tick", "node": "drum", "on": { "marker": "n8" } }"#))
+        #expect(found.message == #"the Lottie file "drum.json" has no marker named "n8""#)
+        #expect(found.hint == #"its markers are "n0", "n1", "n2", "n3", "n4", "n5", "n6", and "n7""#)
+        #expect(found.path == "scenes[0].cues[0].on.marker")
     }
 
     @Test func theNodeKeysAreChecked() throws {
@@ -116,7 +132,8 @@ import Testing
     }
 
     @Test(arguments: [
-        (#"{ "marker": "impcat" }"#, #"the Lottie file "square.json" has no marker named "impcat""#, #"did you mean "impact"?"#, "scenes[0].cues[0].on.marker"),
+        (#"{ "marker": "impcat" }"#, #"the Lottie file "square.json" has no marker named "impcat""#,
+         #"did you mean "impact"? its markers are "intro" and "impact""#, "scenes[0].cues[0].on.marker"),
         (#"{ "frame": 70 }"#, #"frame 70 is not in the Lottie file "square.json", whose frames are 10 to 69"#,
          #"frames are the file's own numbers, from its "ip" up to, not including, its "op""#, "scenes[0].cues[0].on.frame"),
         (#""end""#, #""on" must be { "marker": NAME } or { "frame": N }, not a string"#,

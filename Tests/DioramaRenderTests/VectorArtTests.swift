@@ -229,6 +229,36 @@ import Testing
         ])
     }
 
+    @Test func aMissingElementIsReportedWithTheIdsTheDrawingHas() throws {
+        // Ids in document order, an id inside a comment or in text is not an element's, a closing tag has none.
+        _ = try write("art/mill.svg", ##"""
+            <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100">
+              <!-- <g id="old-sails"/> -->
+              <rect id="sky" width="100" height="60" fill="#345"/>
+              <g id='sails'><rect id="hub" x="40" y="40" width="8" height="8"/></g>
+              <text x="1" y="90">id="caption"</text>
+            </svg>
+            """##)
+        _ = try write("art/plain.svg", Self.edgeSVG.replacingOccurrences(of: #" id="square""#, with: "").replacingOccurrences(of: #" id="dot""#, with: ""))
+        let json = """
+            { "canvas": { "width": 100, "height": 100 },
+              "scenes": [{ "id": "a", "duration": 1, "nodes": [
+                { "type": "image", "path": "art/mill.svg", "element": "#sail", "width": 10, "height": 10 },
+                { "type": "image", "path": "art/mill.svg", "element": "#roof", "width": 10, "height": 10 },
+                { "type": "image", "path": "art/plain.svg", "element": "#dot", "width": 10, "height": 10 }
+              ]}]
+            }
+            """
+        let loaded = try DocumentLoader.load(path: try write("scenes.json", json))
+        let hints = ArtChecks.diagnostics(for: loaded.mediaReferences, root: folder.url.path, skipping: []).map { "\($0.line): \($0.hint ?? "")" }
+        #expect(hints == [
+            ##"3: did you mean "#sails"? its elements are "#sky", "#sails", and "#hub""##,
+            ##"4: its elements are "#sky", "#sails", and "#hub""##,
+            ##"5: its elements have no ids: an element is named by its id attribute, e.g. <g id="left-leg"> is "#left-leg""##,
+        ])
+        #expect(VectorArt.elementIDs(inFileAt: folder.path("art/mill.svg")) == ["sky", "sails", "hub"])
+    }
+
     // MARK: Sprite sheets
 
     @Test func aSpriteSheetShowsOneCellStretchedIntoTheRect() throws {

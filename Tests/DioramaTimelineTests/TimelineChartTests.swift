@@ -1,9 +1,10 @@
 import DioramaDocument
 import DioramaTestSupport
+import Foundation
 import Testing
 @testable import DioramaTimeline
 
-/// What `timeline --picture` draws: lanes, iteration bars, keyframe ticks and cue marks in playlist seconds.
+/// What `timeline --picture` draws: lanes, iteration bars, keyframe ticks, Lottie passes, taps and cue marks in playlist seconds.
 @Suite struct TimelineChartTests {
     /// Two scenes: a 3 s intro, then a 4 s scene whose `spin` starts 0.5 s in, runs 1 s forward and 1 s back, with a
     /// bell on its `to`, and an unnamed fade.
@@ -58,5 +59,26 @@ import Testing
         let chart = TimelineChart(document: document, schedule: CueSchedule(document: document, sampleRate: 48_000))
         let bars = chart.lanes[1].rows[0].bars
         #expect(bars.count == 4 && bars.last == TimelineChart.Bar(start: 6.5, end: 7, reversed: true))
+    }
+
+    @Test func aLottieNodeHasARowOfPassesAndMarkersAndTapsAreMarked() throws {
+        // 60 frames at 30 fps from 1 s, autoreversing twice: forward 1...3 s, back 3...5 s; the marker on frame 30
+        // appears at 2 s and, on the way back, as frame 30 shows again at 3 + 29/30 s. The button taps itself at 2.5 s.
+        let folder = try TemporaryFolder()
+        try Data(LottieFixtures.json(markers: [("impact", 30, 0)]).utf8).write(to: folder.url.appendingPathComponent("drum.json"))
+        let json = """
+            { "canvas": { "width": 100, "height": 100 },
+              "scenes": [{ "id": "box", "duration": 6, "nodes": [
+                { "type": "lottie", "id": "drum", "path": "drum.json", "delay": 1, "repeat": 2, "autoreverses": true },
+                { "type": "lottie", "path": "drum.json" },
+                { "type": "rect", "id": "button", "width": 10, "height": 10, "fill": "#fff", "tap": { "auto": 2.5 } } ] }] }
+            """
+        let document = try DocumentLoader.decode(bytes: Array(json.utf8), path: folder.path("scenes.json")).document
+        let lane = TimelineChart(document: document, schedule: CueSchedule(document: document, sampleRate: 48_000)).lanes[0]
+        #expect(lane.rows.map(\.label) == ["drum (lottie)"], "a Lottie node without an id has no row")
+        #expect(lane.rows[0].bars == [TimelineChart.Bar(start: 1, end: 3, reversed: false), TimelineChart.Bar(start: 3, end: 5, reversed: true)])
+        #expect(lane.rows[0].keyframes == [2, (Rational(3) + Rational(29, 30)).doubleValue])
+        #expect(lane.taps == [TimelineChart.TapMark(time: 2.5, node: "button")])
+        #expect(try Self.chart().lanes.allSatisfy(\.taps.isEmpty))
     }
 }

@@ -86,14 +86,14 @@ import Testing
               { "scene": "pond", "at": 1, "frame": "x.jpg", "property": "opacity" }
             ] }
             """) == [
-                "pond.verify.json:2:14: error: no scene \"pnd\" in the scenes file (at expect[0].scene)\n  hint: did you mean \"pond\"?",
+                "pond.verify.json:2:14: error: no scene \"pnd\" in the scenes file (at expect[0].scene)\n  hint: did you mean \"pond\"? the scenes are \"pond\"",
                 "pond.verify.json:3:28: error: \"at\" 9 is outside the scene \"pond\", which lasts 3 s (at expect[1].at)\n"
                     + "  hint: give a scene time from 0 up to (not including) 3",
-                "pond.verify.json:3:39: error: no node \"disk\" in the scene \"pond\" (at expect[1].node)\n  hint: did you mean \"disc\"?",
+                "pond.verify.json:3:39: error: no node \"disk\" in the scene \"pond\" (at expect[1].node)\n  hint: did you mean \"disc\"? its nodes with ids are \"disc\"",
                 "pond.verify.json:3:59: error: unknown property \"rotaton\" (at expect[1].property)\n  hint: did you mean \"rotation\"?",
-                "pond.verify.json:4:29: error: no cue with the id \"dong\" in the scene \"pond\" (at expect[2].cue)\n  hint: did you mean \"ding\"?",
+                "pond.verify.json:4:29: error: no cue with the id \"dong\" in the scene \"pond\" (at expect[2].cue)\n  hint: did you mean \"ding\"? its cue ids are \"ding\" and \"soft\"",
                 "pond.verify.json:4:46: error: \"fires\" must be at least 0, not -1 (at expect[2].fires)",
-                "pond.verify.json:4:50: error: unknown key \"fire\" in a cue count expectation (at expect[2].fire)\n  hint: did you mean \"fires\"?",
+                "pond.verify.json:4:50: error: unknown key \"fire\" in a cue count expectation (at expect[2].fire)\n  hint: did you mean \"fires\"? its keys are \"scene\", \"cue\", and \"fires\"",
                 "pond.verify.json:5:40: error: an expectation checks one thing: \"property\" and \"frame\" cannot be combined (at expect[3].frame)\n"
                     + "  hint: write two expectations",
             ])
@@ -101,7 +101,7 @@ import Testing
                 "a syntax error is located by the same parser as scenes files")
         #expect(try problems(#"{ "checks": [] }"#) == [
             "pond.verify.json:1:1: error: the expectations file has no \"expect\" list\n  hint: write { \"expect\": [ ... ] }",
-            "pond.verify.json:1:3: error: unknown key \"checks\" in the expectations file (at checks)\n  hint: its keys are \"expect\", \"lateness\"",
+            "pond.verify.json:1:3: error: unknown key \"checks\" in the expectations file (at checks)\n  hint: its keys are \"expect\" and \"lateness\"",
         ])
     }
 

@@ -67,6 +67,9 @@ import Testing
         #expect(try keys(under: "### A value") == Expectations.valueKeys)
         #expect(try keys(under: "### A frame") == Expectations.frameKeys)
         #expect(try keys(under: "### A count") == Expectations.countKeys)
+        #expect(try keys(under: "### A text") == Expectations.textKeys)
+        #expect(try keys(under: "### A Lottie frame") == Expectations.lottieFrameKeys)
+        #expect(try keys(under: "### A level") == Expectations.levelKeys)
     }
 
     @Test func theShippedExpectationsDecode() throws {

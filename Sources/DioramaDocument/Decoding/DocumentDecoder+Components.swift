@@ -111,6 +111,9 @@ struct ComponentState {
     /// Set while a value of the wrong JSON type is reported: given to a parameter, that is the template's mistake
     /// (the parameter used where its type does not fit), so it is located at the reference.
     var isReportingTypeMismatch = false
+    /// By the offset of a value given to a parameter: its path and where the component uses it, for the scene's
+    /// checks that run once its instances are expanded (the names an `after` follows).
+    var givenValues: [Int: (path: String, note: String)] = [:]
 }
 
 /// Where a component is flipped about the centre of its node.
@@ -499,6 +502,10 @@ extension DocumentDecoder {
         components.instances.append(InstanceContext(component: name, id: instanceID, offset: fields.value.offset, path: fields.path,
                                                     substitutions: substitutions, silenced: silenced))
         defer { components.instances.removeLast() }
+        for (offset, uses) in substitutions where components.givenValues[offset] == nil {
+            components.givenValues[offset] = (uses[0].sourcePath,
+                "the parameter \"\(uses[0].parameter)\" of \"\(name)\" is used at \(locationText(uses[0].referenceOffset)) (\(uses[0].referencePath))")
+        }
         guard var node = decodeNode(expanded, path: JSONPath.appending(key: "node", to: definition.path),
                                     depth: depth + (mirror == nil ? 1 : 2), scope: &scope) else { return nil }
         if let mirror {
@@ -623,6 +630,11 @@ extension DocumentDecoder {
         problem.notes += components.notes
         let key = "\(problem.offset) \(problem.message)"
         guard !components.instances.isEmpty else {
+            // A value given to a parameter, found wrong by a check of the whole scene: where it is written, and used.
+            if let given = components.givenValues[problem.offset] {
+                problem.path = given.path
+                problem.notes.append(given.note)
+            }
             components.reported.insert(key)
             return problem
         }
@@ -652,6 +664,21 @@ extension DocumentDecoder {
         }
         guard components.reported.insert("\(problem.offset) \(problem.message)").inserted else { return nil }
         return problem
+    }
+
+    /// A name that `after` follows (a node's, an animation's, a marker's, a tap's), given by a parameter, must come from
+    /// a `text` one: a colour there is the component's mistake, reported once at its `{ "param": ... }` with notes
+    /// naming the value and the placement, not once per placement as a name no node has. False when reported.
+    func checkNameFromParameter(_ value: JSONValue, path: String) -> Bool {
+        guard case .string = value.kind, let context = components.instances.last,
+              let substitution = context.substitutions[value.offset]?.last,
+              let type = components.definitions[context.component]?.parameters.first(where: { $0.name == substitution.parameter })?.type,
+              type != .text else { return true }
+        components.isReportingTypeMismatch = true
+        defer { components.isReportingTypeMismatch = false }
+        error(value.offset, path, "\"\(Self.lastKey(of: path))\" is a name, which \(type.description) parameter cannot give",
+              hint: "declare \"\(substitution.parameter)\" with \"type\": \"text\" to name what each placement follows")
+        return false
     }
 
     /// "in the component "door", placed at 30:9 (scenes[0].nodes[1])", innermost first; a long chain keeps its

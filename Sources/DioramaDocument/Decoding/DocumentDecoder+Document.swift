@@ -2,6 +2,7 @@
 
 extension DocumentDecoder {
     func decodeDocument(_ root: JSONValue) -> Document? {
+        if scenesNotWrapped(root) { return nil }
         guard let fields = object(root, path: "", what: "the document", keys: DocumentKeys.document) else { return nil }
         var schema: String?
         if let member = fields["$schema"] { schema = string(member.value, path: "$schema") }
@@ -51,6 +52,30 @@ extension DocumentDecoder {
 
         guard let canvas else { return nil }
         return Document(schema: schema, canvas: canvas, languages: languages, sounds: sounds, scenes: scenes, loudness: loudness)
+    }
+
+    /// A scene (or a list of scenes) saved as the whole file, as a tutorial's snippet is: one error saying to wrap
+    /// it, instead of one per key of the scene that the document does not know.
+    private func scenesNotWrapped(_ root: JSONValue) -> Bool {
+        func looksLikeScene(_ value: JSONValue) -> Bool {
+            guard case .object(let members) = value.kind, !members.isEmpty else { return false }
+            return !members.contains { DocumentKeys.document.contains($0.key) }
+                && members.contains { $0.key == "duration" || $0.key == "nodes" }
+                && members.allSatisfy { DocumentKeys.scene.contains($0.key) || Self.closest(to: $0.key, among: DocumentKeys.scene) != nil }
+        }
+        let wrapped = "{ \"canvas\": { \"width\": 1280, \"height\": 720 }, \"scenes\": [ ... ] }"
+        switch root.kind {
+        case .object where looksLikeScene(root):
+            error(root.offset, "", "this file holds a single scene, not a playlist: a scenes file is \(wrapped)",
+                  hint: "wrap the scene in \"scenes\": [ ... ] and add a \"canvas\" (and \"sounds\" for its cues)")
+            return true
+        case .array(let elements) where !elements.isEmpty && elements.allSatisfy(looksLikeScene):
+            error(root.offset, "", "this file holds a list of scenes, not a playlist: a scenes file is \(wrapped)",
+                  hint: "make the list the value of \"scenes\" in an object with a \"canvas\" (and \"sounds\" for their cues)")
+            return true
+        default:
+            return false
+        }
     }
 
     private func decodeCanvas(_ value: JSONValue) -> Canvas? {

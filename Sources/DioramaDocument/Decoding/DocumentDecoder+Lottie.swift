@@ -84,9 +84,8 @@ extension DocumentDecoder {
         if let marker = info.marker(named: name) { return marker }
         let names = info.markers.map(\.name)
         error(offset, path, "the Lottie file \"\(file)\" has no marker named \"\(name)\"",
-              hint: Self.suggestion(for: name, among: names)
-                  ?? (names.isEmpty ? "it has no markers; add one in the animation (\"markers\": [{ \"cm\": \"\(name)\", \"tm\": FRAME }])"
-                                    : "its markers are \(Self.list(names.prefix(12).map { "\"\($0)\"" }, conjunction: "and"))"))
+              hint: Suggestion.hint(for: name, among: names, listing: "its markers are")
+                  ?? "it has no markers; add one in the animation (\"markers\": [{ \"cm\": \"\(name)\", \"tm\": FRAME }])")
         return nil
     }
 

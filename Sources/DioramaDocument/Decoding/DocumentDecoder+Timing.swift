@@ -107,6 +107,9 @@ extension DocumentDecoder {
         }
         guard let fields = object(value, path: path, what: what, keys: DocumentKeys.after) else { return nil }
         let animationKeys = ["node", "animation", "on"]
+        for key in ["node", "animation", "marker", "tap"] {
+            if let member = fields[key], !checkNameFromParameter(member.value, path: fields.path(key)) { return nil }
+        }
         if let tap = fields["tap"] { return tapAnchor(fields, member: tap, value: value, path: path) }
         if let marker = fields["marker"] {
             if let other = fields.members.first(where: { animationKeys.contains($0.key) }) {

@@ -150,22 +150,15 @@ final class DocumentDecoder {
         }
     }
 
-    /// "did you mean "width"?" when a candidate is close enough to be a typo.
+    /// "did you mean "width"?" when one candidate is nearer than the others and close enough to be a typo (among
+    /// equally near ones, none is guessed: the caller's list of names says what there is).
     static func suggestion(for word: String, among candidates: [String]) -> String? {
-        closest(to: word, among: candidates).map { "did you mean \"\($0)\"?" }
+        let nearest = Suggestion.nearest(to: word, among: candidates)
+        return nearest.count == 1 ? Suggestion.didYouMean(nearest[0]) : nil
     }
 
     static func closest(to word: String, among candidates: [String]) -> String? {
-        let lowered = word.lowercased()
-        var best: (candidate: String, distance: Int)?
-        for candidate in candidates {
-            let distance = candidate.lowercased() == lowered ? 0 : EditDistance.between(lowered, candidate.lowercased())
-            let allowed = max(1, min(3, candidate.count / 3))
-            if distance <= allowed, distance < (best?.distance ?? Int.max) {
-                best = (candidate, distance)
-            }
-        }
-        return best?.candidate
+        Suggestion.closest(to: word, among: candidates)
     }
 
     // MARK: - Scalars
@@ -465,32 +458,6 @@ final class DocumentDecoder {
             }
         }
         return raw
-    }
-}
-
-enum EditDistance {
-    /// Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps cost 1.
-    static func between(_ a: String, _ b: String) -> Int {
-        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        // Long words are never typos of short keys; bound the work.
-        if abs(a.count - b.count) > 3 || a.count > 64 || b.count > 64 { return max(a.count, b.count) }
-        var previous2 = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
-                    current[j] = min(current[j], previous2[j - 2] + 1)
-                }
-            }
-            (previous2, previous, current) = (previous, current, previous2)
-        }
-        return previous[b.count]
     }
 }
 

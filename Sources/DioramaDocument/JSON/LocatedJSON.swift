@@ -116,9 +116,4 @@ public struct LocatedJSON: Sendable {
         default: break
         }
     }
-
-    /// The candidate nearest to `word` by edit distance, if near enough to be a typo ("did you mean ...?").
-    public static func closest(to word: String, among candidates: [String]) -> String? {
-        DocumentDecoder.closest(to: word, among: candidates)
-    }
 }
