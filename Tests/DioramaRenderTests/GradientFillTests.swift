@@ -146,6 +146,43 @@ import Testing
         }
     }
 
+    /// A mask running straight down the device (as the flower's breath fades towards its words) is applied a row at a
+    /// time: rows it leaves opaque are passed by, rows it clears are cleared. The same pixels as visiting each one,
+    /// over a layer of every level of every channel, at a scale and offset that put rows on either side of each stop.
+    @Test func aMaskRunningDownTheDeviceIsAppliedRowByRowWithTheSamePixels() throws {
+        let fade = Paint.linear(stops: Self.stops([.clear, .white, .white, .clear], at: [0, 0.4, 0.7, 1]), start: .top, end: .bottom)
+        let bounds = Rect(x: 12.3, y: 7.6, width: 90, height: 70)
+        let (width, height) = (280, 230)
+        for ctm in [cairo_matrix_t(xx: 3, yx: 0, xy: 0, yy: 3, x0: 0, y0: 0), cairo_matrix_t(xx: 1.37, yx: 0, xy: 0, yy: 2.9, x0: 5.5, y0: -3.25)] {
+            let geometry = try #require(GradientGeometry(fade, bounds: bounds, userToDevice: ctm))
+            var ramp: [UInt32] = []
+            GradientRamp.fill(&ramp, stops: geometry.stops, alpha: 1, hue: 0, count: geometry.rampCount)
+            var inverse = ctm
+            #expect(cairo_matrix_invert(&inverse) == CAIRO_STATUS_SUCCESS)
+            // Premultiplied pixels of every alpha and channel level, and transparent ones among them.
+            let layer: [UInt32] = (0..<(width * height)).map { i in
+                let alpha = UInt32(i * 7 % 256)
+                return i % 13 == 0 ? 0 : alpha << 24 | UInt32(i % 251) * alpha / 255 << 16 | UInt32(i * 3 % 253) * alpha / 255 << 8 | UInt32(i * 5 % 241) * alpha / 255
+            }
+            var byRows = layer, byPixels = layer
+            let area = PixelRect(x: 20, y: 10, width: width, height: height)
+            ramp.withUnsafeBufferPointer { ramp in
+                byRows.withUnsafeMutableBufferPointer {
+                    geometry.mask($0.baseAddress!, rowPixels: width, area: area, deviceToUser: inverse, ramp: ramp)
+                }
+                byPixels.withUnsafeMutableBufferPointer {
+                    geometry.mask($0.baseAddress!, rowPixels: width, area: area, deviceToUser: inverse, ramp: ramp, byRows: false)
+                }
+            }
+            #expect(byRows == byPixels)
+            // Not vacuous: some rows are left alone, some cleared, some faded.
+            let rows = (0..<height).map { row in (0..<width).map { byRows[row * width + $0] } }
+            let kept = (0..<height).filter { row in rows[row] == Array(layer[(row * width)..<((row + 1) * width)]) }.count
+            let cleared = rows.filter { $0.allSatisfy { $0 == 0 } }.count
+            #expect(kept > 10 && cleared > 10 && kept + cleared < height, "\(kept) rows kept, \(cleared) cleared of \(height)")
+        }
+    }
+
     /// An outline with a point beyond our scan conversion's reach, or trimmed, is covered by cairo onto the strip
     /// (the other route): still our gradient, close to cairo's, and nothing traps.
     @Test func anOutlineOutOfReachOrTrimmedTakesTheOtherRoute() throws {
