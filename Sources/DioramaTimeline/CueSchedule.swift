@@ -10,8 +10,8 @@ public struct CueFiring: Sendable, Equatable {
         case animation(node: String, animation: String, event: AnimationEvent, iteration: Int)
         /// A scene marker, and its time in seconds.
         case marker(name: String, time: Rational)
-        /// The first tap on a node in this visit of the scene, and its scene time in seconds.
-        case tap(node: String, time: Rational)
+        /// The `nth` tap (from 1) on a node in this visit of the scene, and its scene time in seconds.
+        case tap(node: String, time: Rational, nth: Int = 1)
         /// A Lottie node's marker or frame appearing; `frame` is the file's frame number, `iteration` 0-based.
         case lottie(node: String, event: LottieEvent, frame: Int, iteration: Int)
     }

@@ -107,6 +107,7 @@ extension DocumentDecoder {
         }
         guard let fields = object(value, path: path, what: what, keys: DocumentKeys.after) else { return nil }
         let animationKeys = ["node", "animation", "on"]
+        if !nthGoesWithTap(fields, what: what) { return nil }
         if let tap = fields["tap"] { return tapAnchor(fields, member: tap, value: value, path: path) }
         if let marker = fields["marker"] {
             if let other = fields.members.first(where: { animationKeys.contains($0.key) }) {
@@ -175,10 +176,10 @@ extension DocumentDecoder {
                 } else {
                     markBroken(index)
                 }
-            case .tap(let name):
-                // Checked with the node's own tap, when it taps itself; without one the animation waits.
+            case .tap(let name, let nth):
+                // Checked with the node's own tap, when it taps itself (its first); without one the animation waits.
                 if let node = tappableNode(name, offset: source.nameOffset, path: JSONPath.appending(key: "tap", to: source.path), scope: scope) {
-                    items[index].dependency = .tap(node.tap?.auto)
+                    items[index].dependency = .tap(nth == 1 ? node.tap?.auto : nil)
                 } else {
                     markBroken(index)
                 }
