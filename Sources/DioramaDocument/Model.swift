@@ -910,6 +910,18 @@ public struct Animation: Sendable, Equatable {
     /// What `delay` counts from (`"after"`): another animation's event or a marker; the scene's start when nil.
     /// `SceneTiming` resolves it to scene seconds.
     public var after: StartAnchor?
+    /// Set by `"from": "current"` on a from/to animation: it starts from the value the property shows at its
+    /// start (what the node's earlier animations of it give then), as SwiftUI animates from the current value.
+    /// The kind's `from` is then the node's own value (what shows before anything animates it).
+    public var fromCurrent: CurrentStart? = nil
+
+    /// Where an animation `"from": "current"` goes: to its `to`, or (`"by"`) that far from where it starts.
+    public enum CurrentStart: Sendable, Equatable {
+        /// To the kind's `to`.
+        case to
+        /// To the value at its start plus the kind's `to` (a number).
+        case by
+    }
 
     public init(id: String? = nil, property: AnimatableProperty, kind: Kind, delay: Rational = .zero,
                 speed: Rational = .one, repeatCount: RepeatCount = .count(1), autoreverses: Bool = false,

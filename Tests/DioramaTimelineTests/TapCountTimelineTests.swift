@@ -81,4 +81,41 @@ import Testing
         #expect(sequencer.taps(at: 300_000)["button"].count == 2)
         #expect(TapTimelineTests.describe(sequencer.advance(to: 600_000)) == ["stop@528000", "-1@576000", "+0@576000"])
     }
+
+    // MARK: - Handing a property on from where it is
+
+    @Test func anAnimationFromCurrentStartsWhereTheOnesBeforeItLeftTheProperty() throws {
+        let json = """
+            { "canvas": { "width": 10, "height": 10 },
+              "scenes": [{ "id": "a", "duration": 10,
+                "nodes": [{ "type": "rect", "id": "disc", "width": 5, "height": 5, "fill": "#fff", "rotation": 10,
+                            "animations": [
+                              { "id": "spin", "property": "rotation", "from": 0, "to": 360, "duration": 2, "curve": "linear", "repeat": "forever" },
+                              { "id": "coast", "property": "rotation", "from": "current", "by": 90, "duration": 1, "curve": "linear", "delay": 3.5 },
+                              { "id": "rest", "property": "rotation", "from": "current", "to": 0, "duration": 2, "curve": "linear", "delay": 6 }] },
+                          { "type": "rect", "id": "lone", "width": 5, "height": 5, "fill": "#fff", "rotation": 10,
+                            "animations": [{ "property": "rotation", "from": "current", "by": 20, "duration": 1, "curve": "linear", "delay": 1 }] }] }] }
+            """
+        let scene = try DocumentFixtures.decode(json).document.scenes[0]
+        func channel(_ id: String) throws -> PropertyChannel {
+            let node = try #require(scene.node(withID: id))
+            return PropertyChannel(property: .rotation, samplers: node.animations.map(AnimationSampler.init))
+        }
+        let disc = try channel("disc")
+        #expect(scene.node(withID: "disc")?.animations[1].fromCurrent == .by)
+        #expect(scene.node(withID: "disc")?.animations[2].fromCurrent == .to)
+        // The spin's second iteration is at 270° when the coast takes over at 3.5 s: it turns on 90° from there,
+        // and the rest brings it back from 360° to 0 over 2 s.
+        #expect(disc.value(at: 3) == .number(180))
+        #expect(disc.value(at: 3.5) == .number(270))
+        #expect(disc.value(at: 4) == .number(315))
+        #expect(disc.value(at: 5) == .number(360))
+        #expect(disc.value(at: 7) == .number(180))
+        #expect(disc.value(at: 9) == .number(0))
+        // With nothing before it, "current" is the node's own value.
+        let lone = try channel("lone")
+        #expect(lone.value(at: 0.5) == .number(10))
+        #expect(lone.value(at: 1.5) == .number(20))
+        #expect(lone.value(at: 3) == .number(30))
+    }
 }

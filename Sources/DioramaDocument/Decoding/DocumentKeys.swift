@@ -82,7 +82,7 @@ enum DocumentKeys {
     static let gradientStop = ["color", "location"]
 
     static let animation = ["id", "property", "from", "to", "curve", "duration", "delay", "speed", "repeat",
-                            "autoreverses", "keyframes", "after"]
+                            "autoreverses", "keyframes", "after"] + ["by"]
     /// What an animation starts after: one kind of moment per object, named by its keys.
     static let after = ["node", "animation", "on", "marker"] + ["tap", "nth"]
     static let keyframe = ["time", "value", "curve", "hold"]
