@@ -29,6 +29,10 @@ import Testing
         #expect(once.cues.map(\.sampleIndex) == [168_000, 228_000])
         #expect(once.cues[1].firing.end?.sceneTime == Rational(9))
         #expect(SceneTiming(scene: document.scenes[1]).starts.first { $0.animation == "raise" }?.waitsForTap == true)
+        // Tapped again at 2 s, before the music (due 1.25 s after the first tap): the tap that ends it keeps it
+        // from starting; only the two clicks sound.
+        document.scenes[1].taps = VisitTaps(["button": [Rational(3, 2), Rational(2)]])
+        #expect(CueSchedule(document: document, sampleRate: 48_000).cues.map(\.sampleIndex) == [168_000, 192_000])
     }
 
     @Test func theAutoTapIsTheFirstAndALaterClickTheSecond() throws {
