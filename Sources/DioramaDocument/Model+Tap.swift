@@ -96,7 +96,7 @@ extension Scene {
     }
 
     /// Which taps of each tappable node something waits for (node id -> counts from 1): animations `after`
-    /// them, cues, stop cues and `until`s on them, ambience starts. A tap no one waits for changes nothing.
+    /// them, cues, stop cues and `until`s on them, ambience starts. A tap past the highest count changes nothing.
     public var tapCountsWaitedFor: [String: Set<Int>] {
         var result: [String: Set<Int>] = [:]
         func note(_ trigger: CueTrigger?) {
