@@ -49,7 +49,7 @@ extension Scene {
             guard let marker = markers.first(where: { $0.name == name }) else { return .never }
             return .once(at: marker.time + offset, in: duration)
         case .tap:
-            // A visit taps a node once, at a time known only when playing.
+            // One tap of a visit (the one counted), at a time known only when playing.
             return .once(at: nil, in: duration)
         case .animation(let nodeID, let animationID, let event):
             guard let animation = node(withID: nodeID)?.animations.first(where: { $0.id == animationID }),

@@ -20,6 +20,7 @@ public enum StartAnchor: Sendable, Equatable, Hashable {
     case animation(node: String, animation: String, event: AnimationEvent)
     /// A marker of the scene.
     case marker(String)
-    /// The first tap on a tappable node of the scene (`"tap": "button"`); until it happens the animation waits.
-    case tap(String)
+    /// The `nth` tap (from 1) on a tappable node of the scene (`"tap": "button"`, `"nth": 2`); until it happens
+    /// the animation waits.
+    case tap(String, nth: Int = 1)
 }

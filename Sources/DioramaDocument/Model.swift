@@ -160,9 +160,9 @@ public struct Scene: Sendable, Equatable {
     public var cues: [Cue]
     /// Named scene times that cues fire on and animations start after, in file order.
     public var markers: [SceneMarker]
-    /// Taps given to this visit of the scene, node id -> scene seconds (never decoded: the player's clicks,
-    /// `--tap`). A tappable node's first tap is the earliest of these and its `auto` (`Scene.firstTaps`).
-    public var taps: [String: Rational] = [:]
+    /// Taps given to this visit of the scene (never decoded: the player's clicks, `--tap`). With the nodes'
+    /// `auto` taps they make each node's counted taps (`Scene.tapTimes`).
+    public var taps = VisitTaps()
 
     public init(id: String, title: LocalizedString, duration: Rational, background: Paint? = nil,
                 nodes: [Node] = [], ambience: [Ambience] = [], cues: [Cue] = [], markers: [SceneMarker] = []) {
@@ -259,8 +259,8 @@ public enum CueTrigger: Sendable, Equatable {
     case animation(node: String, animation: String, event: AnimationEvent)
     /// A scene marker's time (`"marker"`).
     case marker(String)
-    /// The first tap on a tappable node (`"tap"`), when it happens (see `TapGesture`).
-    case tap(String)
+    /// The `nth` tap (from 1) on a tappable node (`"tap"`, `"nth"`), when it happens (see `TapGesture`).
+    case tap(String, nth: Int = 1)
     /// A Lottie node's marker or frame, each time it appears.
     case lottie(node: String, event: LottieEvent)
 }
@@ -910,6 +910,18 @@ public struct Animation: Sendable, Equatable {
     /// What `delay` counts from (`"after"`): another animation's event or a marker; the scene's start when nil.
     /// `SceneTiming` resolves it to scene seconds.
     public var after: StartAnchor?
+    /// Set by `"from": "current"` on a from/to animation: it starts from the value the property shows at its
+    /// start (what the node's earlier animations of it give then), as SwiftUI animates from the current value.
+    /// The kind's `from` is then the node's own value (what shows before anything animates it).
+    public var fromCurrent: CurrentStart? = nil
+
+    /// Where an animation `"from": "current"` goes: to its `to`, or (`"by"`) that far from where it starts.
+    public enum CurrentStart: Sendable, Equatable {
+        /// To the kind's `to`.
+        case to
+        /// To the value at its start plus the kind's `to` (a number).
+        case by
+    }
 
     public init(id: String? = nil, property: AnimatableProperty, kind: Kind, delay: Rational = .zero,
                 speed: Rational = .one, repeatCount: RepeatCount = .count(1), autoreverses: Bool = false,

@@ -23,7 +23,7 @@ public struct SceneTiming: Sendable, Equatable {
         public var after: StartAnchor?
         /// Scene seconds at which its first iteration starts (`SceneTiming.untapped` while it waits for a tap).
         public var time: Rational
-        /// True when it starts after a tap that has not happened in this visit (`Scene.firstTaps`), directly or
+        /// True when it starts after a tap that has not happened in this visit (`Scene.tapTimes`), directly or
         /// through what it follows: it holds its initial value, and nothing on its events fires.
         public var waitsForTap = false
 
@@ -66,7 +66,7 @@ public struct SceneTiming: Sendable, Equatable {
             self.starts = starts
             return
         }
-        let taps = scene.firstTaps
+        let taps = scene.tapTimes
         var byName: [AnimationName: Int] = [:]
         for (index, start) in starts.enumerated() {
             if let node = start.node, let animation = start.animation, byName[AnimationName(node: node, animation: animation)] == nil {
@@ -81,8 +81,9 @@ public struct SceneTiming: Sendable, Equatable {
                 items[index].dependency = scene.markers.first { $0.name == name }.map { .marker($0.time) } ?? .unresolved
             case .animation(let node, let animation, let event):
                 items[index].dependency = byName[AnimationName(node: node, animation: animation)].map { .animation($0, event) } ?? .unresolved
-            case .tap(let node):
-                items[index].dependency = scene.isTappable(node) ? .tap(taps[node]) : .unresolved
+            case .tap(let node, let nth):
+                let times = taps[node] ?? []
+                items[index].dependency = scene.isTappable(node) ? .tap(nth >= 1 && nth <= times.count ? times[nth - 1] : nil) : .unresolved
             }
         }
         let resolved = StartResolver.resolve(items)
@@ -156,7 +157,7 @@ enum StartResolver {
         case animation(Int, AnimationEvent)
         /// A name that does not resolve (reported where it is written).
         case unresolved
-        /// A node's first tap at this scene time; nil while it has not happened.
+        /// A node's tap (the one `after` counts) at this scene time; nil while it has not happened.
         case tap(Rational?)
     }
 

@@ -8,15 +8,15 @@ public protocol SceneSource: AnyObject {
     func prepare(_ document: Document)
     /// The scene `scene` (0-based) of `document` at `time` seconds into it, in `language`.
     func snapshot(of document: Document, scene: Int, time: Double, language: String) -> Snapshot
-    /// The same, in a visit of the scene whose nodes were tapped at `taps` (node id -> scene seconds).
-    func snapshot(of document: Document, scene: Int, time: Double, language: String, taps: [String: Rational]) -> Snapshot
+    /// The same, in a visit of the scene whose nodes were tapped at `taps`.
+    func snapshot(of document: Document, scene: Int, time: Double, language: String, taps: VisitTaps) -> Snapshot
 }
 
 extension SceneSource {
     public func prepare(_ document: Document) {}
 
     /// Taps ignored: for sources that draw no animation.
-    public func snapshot(of document: Document, scene: Int, time: Double, language: String, taps: [String: Rational]) -> Snapshot {
+    public func snapshot(of document: Document, scene: Int, time: Double, language: String, taps: VisitTaps) -> Snapshot {
         snapshot(of: document, scene: scene, time: time, language: language)
     }
 }

@@ -6,11 +6,14 @@ import DioramaDocument
 public struct AnimationSampler: Sendable {
     public let property: AnimatableProperty
     public let timing: AnimationTiming
+    /// Set for `"from": "current"`: the value at its start comes from the animations before it (`value(at:from:)`).
+    public let fromCurrent: Animation.CurrentStart?
     private let track: ValueTrack
 
     public init(_ animation: Animation) {
         property = animation.property
         timing = AnimationTiming(animation)
+        fromCurrent = animation.fromCurrent
         track = ValueTrack(animation.kind)
     }
 
@@ -20,6 +23,12 @@ public struct AnimationSampler: Sendable {
     /// The animation's value at `time` seconds of scene time.
     public func value(at time: Double) -> AnimationValue {
         track.value(atTrackFraction: timing.phase(at: time).trackFraction)
+    }
+
+    /// The value at `time` of an animation `"from": "current"` that starts from `start` (nil: the node's own value,
+    /// when nothing animated the property before it).
+    public func value(at time: Double, from start: AnimationValue?) -> AnimationValue {
+        track.value(atTrackFraction: timing.phase(at: time).trackFraction, from: start, by: fromCurrent == .by)
     }
 }
 
@@ -55,6 +64,18 @@ final class ValueTrack: Sendable {
             form = .keyframes(Keyframes(times: keyframes.map(\.time.doubleValue), values: keyframes.map(\.value),
                                         curves: keyframes.map { PreparedCurve($0.curve) }, holds: keyframes.map(\.hold)))
         }
+    }
+
+    /// A from/to track's value with `start` (when given) in place of its `from`, and its `to` added to the start
+    /// when `by`.
+    func value(atTrackFraction fraction: Double, from start: AnimationValue?, by: Bool) -> AnimationValue {
+        guard case .basic(let from, let to, let curve, let duration) = form else { return value(atTrackFraction: fraction) }
+        let start = start ?? from
+        var end = to
+        if by, case .number(let base) = start, case .number(let amount) = to { end = .number(base + amount) }
+        if fraction <= 0 { return start }
+        if fraction >= 1 { return end }
+        return .interpolate(start, end, progress: curve.progress(at: fraction, duration: duration))
     }
 
     func value(atTrackFraction fraction: Double) -> AnimationValue {

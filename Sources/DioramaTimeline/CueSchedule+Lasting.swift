@@ -76,11 +76,11 @@ extension CueSchedule {
             guard let marker = scene.markers.first(where: { $0.name == name }) else { return [] }
             let sceneTime = marker.time + offset
             return sceneTime >= .zero && sceneTime < scene.duration ? [(sceneTime, .marker(name: name, time: marker.time))] : []
-        case .tap(let node):
+        case .tap(let node, let nth):
             // A tap that has not happened in this visit fires nothing.
-            guard let time = scene.firstTaps[node] else { return [] }
+            guard let time = scene.tapTime(of: node, nth: nth) else { return [] }
             let sceneTime = time + offset
-            return sceneTime >= .zero && sceneTime < scene.duration ? [(sceneTime, .tap(node: node, time: time))] : []
+            return sceneTime >= .zero && sceneTime < scene.duration ? [(sceneTime, .tap(node: node, time: time, nth: nth))] : []
         case .lottie(let nodeID, let event):
             guard case .lottie(let lottie)? = scene.node(withID: nodeID)?.content,
                   let frame = lottie.frame(of: event) else { return [] }

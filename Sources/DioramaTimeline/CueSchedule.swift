@@ -10,8 +10,8 @@ public struct CueFiring: Sendable, Equatable {
         case animation(node: String, animation: String, event: AnimationEvent, iteration: Int)
         /// A scene marker, and its time in seconds.
         case marker(name: String, time: Rational)
-        /// The first tap on a node in this visit of the scene, and its scene time in seconds.
-        case tap(node: String, time: Rational)
+        /// The `nth` tap (from 1) on a node in this visit of the scene, and its scene time in seconds.
+        case tap(node: String, time: Rational, nth: Int = 1)
         /// A Lottie node's marker or frame appearing; `frame` is the file's frame number, `iteration` 0-based.
         case lottie(node: String, event: LottieEvent, frame: Int, iteration: Int)
     }
@@ -154,7 +154,13 @@ public struct CueSchedule: Sendable, Equatable {
     static func resolvedFirings(of scene: Scene, index: Int) -> [CueFiring] {
         var result: [CueFiring] = []
         for (cueIndex, cue) in scene.cues.enumerated() where !cue.isStop {
-            for (sceneTime, trigger) in occurrences(of: cue.trigger, offset: cue.offset, in: scene) {
+            // A cue that a tap switches off (its `until`) no longer fires once that tap has happened: a second tap
+            // before the sound the first one started keeps it from starting.
+            var switchedOff: Rational?
+            if let until = cue.until, case .tap(let node, let nth) = until.trigger, let time = scene.tapTime(of: node, nth: nth) {
+                switchedOff = time + until.offset
+            }
+            for (sceneTime, trigger) in occurrences(of: cue.trigger, offset: cue.offset, in: scene) where switchedOff.map({ sceneTime < $0 }) ?? true {
                 result.append(CueFiring(scene: index, sceneID: scene.id, cue: cueIndex, sound: cue.sound, gain: cue.gain, pan: cue.pan,
                                         sceneTime: sceneTime, trigger: trigger, offset: cue.offset))
             }

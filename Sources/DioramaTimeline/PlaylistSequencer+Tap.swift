@@ -5,14 +5,14 @@ import DioramaDocument
 struct TappedVisit: Sendable {
     /// The scene's index in the playlist.
     let scene: Int
-    /// Node id -> scene seconds, as `Scene.taps` takes them.
-    let taps: [String: Rational]
+    /// The clicks of the visit, as `Scene.taps` takes them.
+    let taps: VisitTaps
     let firings: [CueFiring]
     let stops: [CueStop]
     let ambienceStarts: [AmbienceStart]
     let actions: [SceneAction]
 
-    init(scene: Scene, index: Int, taps: [String: Rational], sampleRate: Int) {
+    init(scene: Scene, index: Int, taps: VisitTaps, sampleRate: Int) {
         var scene = scene
         scene.taps = taps
         let resolved = scene.resolvingStarts()
@@ -38,10 +38,10 @@ extension PlaylistSequencer {
 }
 
 extension Scene {
-    /// `firstTaps` with `taps` in place of the scene's own.
-    func firstTaps(with taps: [String: Rational]) -> [String: Rational] {
+    /// `tapTimes` with `taps` in place of the scene's own.
+    func tapTimes(with taps: VisitTaps) -> [String: [Rational]] {
         var scene = self
         scene.taps = taps
-        return scene.firstTaps
+        return scene.tapTimes
     }
 }

@@ -266,11 +266,13 @@ public struct PlaylistSequencer: Sendable {
 
     // MARK: - Taps
 
-    /// Taps the tappable node `node` of the scene showing at `frame`, at the scene time there: what starts after
-    /// its tap is scheduled from that time for the rest of this visit of the scene (a cue with offset 1.25 lands
-    /// on `frame + 1.25 × rate` exactly), and what its `auto` tap had announced past `frame` is revoked. Only the
-    /// first tap of a visit counts: nothing when the node was tapped already (by a click or its `auto`), when it
-    /// is not a tappable node of that scene, or when nothing is showing. Paused, the tap holds with the scene.
+    /// Taps the tappable node `node` of the scene showing at `frame`, at the scene time there: the node's next
+    /// tap of this visit (its first, or the one after its `auto` tap or its last click). What waits for that tap
+    /// is scheduled from that time for the rest of this visit of the scene (a cue with offset 1.25 lands on
+    /// `frame + 1.25 × rate` exactly), and what its `auto` tap had announced past `frame` is revoked when this
+    /// tap comes before it. Nothing when the node was tapped at this very scene time already (by a click or its
+    /// `auto`), when the scene waits for no tap of this count or later, when it is not a tappable node of that
+    /// scene, or when nothing is showing. Paused, the tap holds with the scene.
     public mutating func tap(_ node: String, at frame: Int64) -> [SequencerEvent] {
         let frame = max(frame, anchorFrame)
         let showing = state(before: frame)
@@ -285,17 +287,24 @@ public struct PlaylistSequencer: Sendable {
         }
         guard let model = tappableScenes[scene], model.isTappable(node), time < clock.durations[scene] else { return [] }
         var taps = showing == anchor ? tappedVisit?.taps ?? model.taps : model.taps
-        if let first = model.firstTaps(with: taps)[node], first <= time { return [] }
+        // Taps count in time order (a tap after a seek back replaces those the seek rewound past); one at the scene
+        // time of the node's last (or of its `auto` tap) adds nothing, and so does one past the last count anything
+        // waits for.
+        let before = model.tapTimes(with: taps)[node]
+        if taps[node].last.map({ $0 > time }) == true { taps.forget(node, from: time) }
+        guard taps.add(time, to: node) else { return [] }
+        let counted = model.tapTimes(with: taps)[node] ?? []
+        guard counted != before, let count = counted.firstIndex(of: time).map({ $0 + 1 }),
+              count <= model.tapCountsWaitedFor[node]?.max() ?? 0 else { return [] }
         let events = begin(at: frame)
         set(showing, at: frame)
-        taps[node] = time
         tappedVisit = TappedVisit(scene: model, index: scene, taps: taps, sampleRate: sampleRate)
         return finish(events, at: frame)
     }
 
-    /// The taps (node id -> scene seconds) of the visit of a scene showing at `frame`, as `Scene.taps` takes them
-    /// to draw it: empty when its nodes were not tapped in that visit (their `auto` taps apply).
-    public func taps(at frame: Int64) -> [String: Rational] {
+    /// The taps of the visit of a scene showing at `frame`, as `Scene.taps` takes them to draw it: empty when its
+    /// nodes were not tapped in that visit (their `auto` taps apply).
+    public func taps(at frame: Int64) -> VisitTaps {
         let showing = locate(frame)
         if let tappedVisit, showing == anchor { return tappedVisit.taps }
         if case .playing(let scene, _) = showing { return tappableScenes[scene]?.taps ?? [:] }

@@ -39,9 +39,9 @@ public struct SceneEvaluator: Sendable {
         return Self.evaluate(plans[scene], document: document, at: time, language: language, includeParticles: includeParticles)
     }
 
-    /// This evaluator with the scene at `scene` planned with `taps` (node id -> scene seconds, as `Scene.taps`
-    /// takes them): what the player draws once a node of the scene is tapped. Other scenes keep their plans.
-    public func tapping(scene: Int, taps: [String: Rational]) -> SceneEvaluator {
+    /// This evaluator with the scene at `scene` planned with `taps` (as `Scene.taps` takes them): what the player
+    /// draws once a node of the scene is tapped. Other scenes keep their plans.
+    public func tapping(scene: Int, taps: VisitTaps) -> SceneEvaluator {
         guard plans.indices.contains(scene) else { return self }
         var copy = self
         var tapped = document.scenes[scene]

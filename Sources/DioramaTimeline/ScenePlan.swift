@@ -142,14 +142,17 @@ struct PropertyChannel: Sendable {
     let samplers: [AnimationSampler]
 
     /// The later animation in the list wins from its start (its delay) on; before any has started, the first
-    /// one holds its first value.
-    func value(at time: Double) -> AnimationValue {
+    /// one holds its first value. One `"from": "current"` starts from what the ones before it give at its start.
+    func value(at time: Double) -> AnimationValue { value(at: time, among: samplers.count) }
+
+    private func value(at time: Double, among count: Int) -> AnimationValue {
         // By index: a copy of a sampler retains its tracks.
         var active = 0
-        for index in samplers.indices.dropFirst() where samplers[index].startTime <= time {
+        for index in 1..<max(count, 1) where samplers[index].startTime <= time {
             active = index
         }
-        return samplers[active].value(at: time)
+        guard samplers[active].fromCurrent != nil else { return samplers[active].value(at: time) }
+        return samplers[active].value(at: time, from: active > 0 ? value(at: samplers[active].startTime, among: active) : nil)
     }
 }
 

@@ -158,8 +158,8 @@ extension TimelineReport {
             text = "\(node).\(animation) \(name) #\(iteration)"
         case .marker(let name, _):
             text = "marker \(name)"
-        case .tap(let node, let time):
-            text = "tap \(node) at \(seconds(time))"
+        case .tap(let node, let time, let nth):
+            text = "tap \(node)\(nth == 1 ? "" : " (\(TapGesture.ordinal(nth)))") at \(seconds(time))"
         case .lottie(let node, let event, let frame, let iteration):
             switch event {
             case .marker(let name): text = "\(node) marker \(name) (frame \(frame)) #\(iteration)"

@@ -65,8 +65,8 @@ extension TimelineReport {
             if case .keyframe(let index) = event { text += " \(index)" }
         case .marker(let name)?:
             text = "marker \(name)"
-        case .tap(let node)?:
-            text = "tap \(node)"
+        case .tap(let node, let nth)?:
+            text = "tap \(node)\(nth == 1 ? "" : " (\(TapGesture.ordinal(nth)))")"
         case nil:
             text = "the scene's start"
         }
@@ -134,8 +134,8 @@ extension TimelineReport {
                     if case .keyframe(let index) = event { after.append(("keyframe", "\(index)")) }
                 case .marker(let name)?:
                     after = [("kind", Self.quoted("marker")), ("marker", Self.quoted(name))]
-                case .tap(let node)?:
-                    after = [("kind", Self.quoted("tap")), ("tap", Self.quoted(node))]
+                case .tap(let node, let nth)?:
+                    after = [("kind", Self.quoted("tap")), ("tap", Self.quoted(node))] + (nth == 1 ? [] : [("nth", "\(nth)")])
                 case nil:
                     break
                 }

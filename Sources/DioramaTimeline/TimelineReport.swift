@@ -90,8 +90,8 @@ public struct TimelineReport: Sendable {
             return fields
         case .marker(let name, let time):
             return [("kind", quoted("marker")), ("marker", quoted(name)), ("at", seconds(time))]
-        case .tap(let node, let time):
-            return [("kind", quoted("tap")), ("tap", quoted(node)), ("at", seconds(time))]
+        case .tap(let node, let time, let nth):
+            return [("kind", quoted("tap")), ("tap", quoted(node))] + (nth == 1 ? [] : [("nth", "\(nth)")]) + [("at", seconds(time))]
         case .lottie(let node, let event, let frame, let iteration):
             var fields = [("kind", quoted("lottie")), ("node", quoted(node))]
             if case .marker(let name) = event { fields.append(("marker", quoted(name))) }

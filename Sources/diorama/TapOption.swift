@@ -5,11 +5,14 @@ import DioramaDocument
 ///
 /// SECONDS is scene time in the scene that holds the node. A node id found in several scenes is written
 /// `SCENE/NODE@SECONDS`. Component ids contain `/` too (`leftDoor/panel`), so the whole text before `@` is tried
-/// as a node id first, then a leading `SCENE/`. Several taps on one node: the earliest counts, as only the first
-/// tap of a visit does; a node's `auto` still taps it at its time when that is earlier.
+/// as a node id first, then a leading `SCENE/`. Several taps on one node count in time order, as a viewer's
+/// clicks do (`--tap button@2 --tap button@5`: its first and second taps); a node's `auto` is its first tap when
+/// none is given before it. A tap that cannot count is refused: two at one time, or one past the last count
+/// anything in the scene waits for (a second tap when nothing has `"nth": 2`).
 struct TapOption: ExpressibleByArgument {
-    static let help = "Tap a tappable node at SECONDS of its scene's time, as a click in the player would (repeatable): "
-        + "NODE@SECONDS, or SCENE/NODE@SECONDS when the id is in several scenes. Without it, nodes with \"auto\" tap themselves."
+    static let help = "Tap a tappable node at SECONDS of its scene's time, as a click in the player would (repeatable, "
+        + "also on one node: its taps count in time order): NODE@SECONDS, or SCENE/NODE@SECONDS when the id is in several "
+        + "scenes. Without it, nodes with \"auto\" tap themselves."
 
     let text: String
     /// The node as written (`NODE` or `SCENE/NODE`) and the scene time, or why the text is not NODE@SECONDS.
@@ -31,13 +34,40 @@ struct TapOption: ExpressibleByArgument {
         parsed = .success((name, time))
     }
 
-    /// `document` with `taps` given to its scenes.
+    /// `document` with `taps` given to its scenes; refuses a tap that cannot count (see the type's comment).
     static func apply(_ taps: [TapOption], to document: Document) throws(RenderArgumentError) -> Document {
         var document = document
+        var given: [(tap: TapOption, scene: Int, node: String, time: Rational)] = []
         for tap in taps {
             let (scene, node, time) = try tap.resolve(in: document)
-            let given = document.scenes[scene].taps
-            document.scenes[scene].taps[node] = min(given[node] ?? time, time)
+            if let same = given.first(where: { $0.scene == scene && $0.node == node && $0.time == time }) {
+                throw RenderArgumentError("--tap \(tap.text): \"\(node)\" is tapped at \(time.decimalDescription) s already (--tap \(same.tap.text)); one tap at a time counts",
+                                          hint: "give each tap of a node its own time")
+            }
+            document.scenes[scene].taps.add(time, to: node)
+            given.append((tap, scene, node, time))
+        }
+        for (tap, scene, node, time) in given {
+            let model = document.scenes[scene]
+            let times = model.tapTimes[node] ?? []
+            let count = (times.firstIndex(of: time) ?? 0) + 1
+            let last = model.tapCountsWaitedFor[node]?.max() ?? 0
+            // A tap past the last count anything waits for changes nothing; one before it shifts the count.
+            guard count > last else { continue }
+            let before = times.prefix(count - 1).map { earlier in
+                given.first { $0.scene == scene && $0.node == node && $0.time == earlier }.map { "--tap \($0.tap.text)" }
+                    ?? "its \"auto\" tap at \(earlier.decimalDescription) s"
+            }
+            let auto = model.node(withID: node)?.tap?.auto
+            var hint = last == 0 ? "give a cue \"tap\": \"\(node)\" or an animation \"after\": { \"tap\": \"\(node)\" }"
+                                 : "\"nth\": \(count) on a cue, stop or animation makes the \(TapGesture.ordinal(count)) tap count"
+            if let auto, times.first == auto, count > 1 {
+                hint = "tap it at or before its \"auto\" time (\(auto.decimalDescription) s) to stand in for that tap, or " + hint
+            }
+            throw RenderArgumentError(
+                "--tap \(tap.text) would be the \(TapGesture.ordinal(count)) tap of \"\(node)\"\(before.isEmpty ? "" : " (after \(before.joined(separator: ", ")))"), "
+                    + "but the scene \"\(model.id)\" waits for \(last == 0 ? "no tap of it" : last == 1 ? "its first tap only" : "its taps up to the \(TapGesture.ordinal(last)) only")",
+                hint: hint)
         }
         return document
     }

@@ -46,12 +46,63 @@ import Testing
         #expect(samples[..<(2 * 180_001)].allSatisfy { $0 == 0 })
         #expect(samples[(2 * 180_001)..<(2 * 184_801)].contains { $0 != 0 })
         #expect(untapped.dropFirst(44).allSatisfy { $0 == 0 })
-        // Without --tap, `auto` taps; a --tap later than it changes nothing, an earlier one wins.
+        // Without --tap, `auto` taps; an earlier --tap takes its place (a later one would be a second tap).
         let auto = try mix(Self.playlist(trigger: "\"tap\": \"button\"", auto: "3"), [], in: directory)
         #expect(auto == (try mix(Self.playlist(trigger: "\"at\": 3", auto: "3"), [], in: directory)))
-        #expect(auto == (try mix(Self.playlist(trigger: "\"tap\": \"button\"", auto: "3"), ["--tap", "button@4"], in: directory)))
         #expect(timed == (try mix(Self.playlist(trigger: "\"tap\": \"button\"", auto: "3"),
-                                  ["--tap", "player/button@1.500001", "--tap", "button@2"], in: directory)))
+                                  ["--tap", "player/button@1.500001"], in: directory)))
+    }
+
+    /// The music loops from the button's first tap until `until` (fading 0.25 s); a click fires on `click`.
+    static func toggle(until: String, click: String) -> String {
+        let media = DioramaCommand.repositoryRoot.appendingPathComponent("media").path
+        return """
+            { "canvas": { "width": 64, "height": 36 }, "sounds": { "music": "\(media)/music.flac", "click": "\(media)/click.flac" },
+              "scenes": [{ "id": "intro", "duration": 1 },
+                         { "id": "player", "duration": 6,
+                           "cues": [{ "sound": "music", "tap": "button", "loop": true, "until": \(until), "fadeOut": 0.25 },
+                                    { "sound": "click", \(click) }],
+                           "nodes": [{ "type": "rect", "id": "button", "width": 10, "height": 10, "fill": "#c33", "tap": {} }] }] }
+            """
+    }
+
+    @Test func aSecondTapEndsTheLoopAndSoundsItsCueOnTheirExactSamples() throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let secondTap = (until: ##"{ "tap": "button", "nth": 2 }"##, click: ##""tap": "button", "nth": 2"##)
+        let tapped = try mix(Self.toggle(until: secondTap.until, click: secondTap.click),
+                             ["--tap", "button@0.5", "--tap", "button@3.000001"], in: directory)
+        let timed = try mix(Self.toggle(until: "3.000001", click: ##""at": 3.000001"##), ["--tap", "button@0.5"], in: directory)
+        #expect(tapped == timed)
+        // Tapped once, the music plays on and nothing clicks. The second tap is at playlist time 4.000001 s:
+        // everything before its sample, ceil(192 000.048) = 192 001, is the same, and the 0.1 s after it is not.
+        let once = try mix(Self.toggle(until: secondTap.until, click: secondTap.click), ["--tap", "button@0.5"], in: directory)
+        let header = tapped.count - 7 * 48_000 * 4
+        #expect(once.count == tapped.count)
+        #expect(once.prefix(header + 192_001 * 4) == tapped.prefix(header + 192_001 * 4))
+        #expect(once.dropFirst(header + 192_001 * 4).prefix(4_800 * 4) != tapped.dropFirst(header + 192_001 * 4).prefix(4_800 * 4))
+    }
+
+    @Test func aTapThatCannotCountIsRefusedWithItsReason() throws {
+        let directory = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Data(Self.playlist(trigger: "\"tap\": \"button\"", auto: "3").utf8).write(to: directory.appendingPathComponent("scenes.json"))
+        let second = try DioramaCommand.run(["timeline", "scenes.json", "--tap", "button@4"], in: directory)
+        #expect(second.status == 2)
+        #expect(second.standardError == """
+            error: --tap button@4 would be the second tap of "button" (after its "auto" tap at 3 s), but the scene "player" waits for its first tap only
+              hint: tap it at or before its "auto" time (3 s) to stand in for that tap, or "nth": 2 on a cue, stop or animation makes the second tap count
+
+            """)
+        let third = try DioramaCommand.run(["timeline", "scenes.json", "--tap", "button@1", "--tap", "button@2"], in: directory)
+        #expect(third.standardError.hasPrefix(##"error: --tap button@2 would be the second tap of "button" (after --tap button@1), but"##))
+        let twice = try DioramaCommand.run(["timeline", "scenes.json", "--tap", "button@1", "--tap", "player/button@1"], in: directory)
+        #expect(twice.status == 2)
+        #expect(twice.standardError == """
+            error: --tap player/button@1: "button" is tapped at 1 s already (--tap button@1); one tap at a time counts
+              hint: give each tap of a node its own time
+
+            """)
     }
 
     @Test func theTimelineListsTheTapAndItsExactSample() throws {
@@ -90,7 +141,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let json = """
             { "canvas": { "width": 64, "height": 36 },
-              "scenes": [{ "id": "a", "duration": 2, "nodes": [{ "type": "rect", "id": "k", "width": 1, "height": 1, "fill": "#fff", "tap": {} }] },
+              "scenes": [{ "id": "a", "duration": 2, "nodes": [{ "type": "rect", "id": "k", "width": 1, "height": 1, "fill": "#fff", "tap": {},
+                                                                  "animations": [{ "property": "opacity", "to": 0, "duration": 1, "after": { "tap": "k" } }] }] },
                          { "id": "b", "duration": 2, "nodes": [{ "type": "rect", "id": "k", "width": 1, "height": 1, "fill": "#fff" }] }] }
             """
         try Data(json.utf8).write(to: directory.appendingPathComponent("scenes.json"))

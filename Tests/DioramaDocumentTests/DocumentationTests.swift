@@ -112,7 +112,7 @@ import Testing
             ("sway", DocumentKeys.sway), ("gradientPaint", DocumentKeys.paintKinds), ("linearGradient", DocumentKeys.linearGradient),
             ("radialGradient", DocumentKeys.radialGradient), ("angularGradient", DocumentKeys.angularGradient),
             ("gradientStop", DocumentKeys.gradientStop), ("animation", DocumentKeys.animation.filter { $0 != "keyframes" }),
-            ("keyframeTrack", DocumentKeys.animation.filter { !["from", "to", "curve", "duration"].contains($0) }),
+            ("keyframeTrack", DocumentKeys.animation.filter { !["from", "to", "by", "curve", "duration"].contains($0) }),
             ("keyframe", DocumentKeys.keyframe), ("curveObject", DocumentKeys.curveKinds), ("springParameters", DocumentKeys.spring),
             ("interpolatingSpringParameters", DocumentKeys.interpolatingSpring),
             ("trigger", DocumentKeys.moment), ("duck", DocumentKeys.duck), ("soundVariation", DocumentKeys.soundVariation),

@@ -100,5 +100,35 @@ extension WindowSuites {
             try untapped.advance(3.2)
             #expect(untapped.player.frames.last?.snapshot.sceneNodes.first { $0.id == "tonearm" } == resting)
         }
+
+        @Test func aSecondClickEndsWhatTheFirstStartedOnItsFrame() throws {
+            func tonearm(_ h: PlayerHarness) -> NodeSnapshot? { h.player.frames.last?.snapshot.sceneNodes.first { $0.id == "tonearm" } }
+            var resting: NodeSnapshot?
+            func run() throws -> (h: PlayerHarness, voices: [MixerModel.Voice]) {
+                let document = try DocumentFixtures.decode(TapFixtures.recordPlayer(auto: nil, toggles: true)).document
+                let h = try PlayerHarness(load: { _ in .success(LoadedPlaylist(document: document, baseDirectory: "/", watchedPaths: [])) },
+                                          scenes: EvaluatedScenes())
+                h.player.capturesFrames = false
+                try h.advance(2.5)
+                resting = tonearm(h)
+                try h.click(Self.button)  // frame 120 000, scene time 0.5 s: the music starts 1.25 s later
+                try h.advance(2)
+                #expect(tonearm(h) != resting)
+                try h.click(Self.button)  // frame 216 000: the second tap
+                try h.advance(1.7)
+                return (h, MixerModel(h.output.commands).voices)
+            }
+            let (h, voices) = try run()
+            #expect(h.position.sceneIndex == 1)
+            #expect(Self.starts(h, Self.click) == [120_000])
+            let secondClick = PlaylistAudio.cueTag(scene: 1, cue: 3)
+            #expect(Self.starts(h, Self.music) == [180_000])
+            #expect(Self.starts(h, secondClick) == [216_000])
+            #expect(voices.first { $0.start.tag == Self.music }?.stoppedAt == 216_000)
+            // The tonearm rises from the second tap on: back where it rested once its second has passed.
+            #expect(resting != nil && tonearm(h) == resting)
+            // The same clicks at the same times give the same sound.
+            #expect(try run().voices.map(\.start) == voices.map(\.start))
+        }
     }
 }

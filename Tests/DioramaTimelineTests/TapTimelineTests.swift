@@ -10,7 +10,7 @@ import Testing
         try DocumentFixtures.decode(TapFixtures.recordPlayer(auto: auto)).document
     }
 
-    static func scene(auto: String? = "4", taps: [String: Rational] = [:]) throws -> Scene {
+    static func scene(auto: String? = "4", taps: VisitTaps = [:]) throws -> Scene {
         var scene = try document(auto: auto).scenes[1]
         scene.taps = taps
         return scene

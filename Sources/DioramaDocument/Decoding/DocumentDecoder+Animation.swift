@@ -4,7 +4,7 @@ extension DocumentDecoder {
     static let shapeNodeTypes: Set<String> = ["rect", "circle", "ellipse", "polygon", "path", "wave", "line"]
 
     // Computed once; every animation asks.
-    private static let basicOnly = ["from", "to", "curve", "duration"]
+    private static let basicOnly = ["from", "to", "curve", "duration", "by"]
     private static let trackKeys = DocumentKeys.animation.filter { !basicOnly.contains($0) }
     private static let basicOnlyKeys = basicOnly.map {
         (key: $0, owner: "from/to animations; a keyframe track gives each keyframe its value and curve")
@@ -89,6 +89,7 @@ extension DocumentDecoder {
         }
 
         var kind: Animation.Kind?
+        var fromCurrent: Animation.CurrentStart?
         if isTrack {
             if let member = fields["keyframes"] {
                 kind = keyframes(member.value, path: fields.path("keyframes"), property: property).map { .keyframes($0) }
@@ -102,27 +103,52 @@ extension DocumentDecoder {
                 }
             }
         } else {
-            kind = basicKind(fields, what: what, property: property, nodeType: nodeType, style: style)
+            (kind, fromCurrent) = basicKind(fields, what: what, property: property, nodeType: nodeType, style: style)
         }
         guard let property, applies, let kind, let delay, let speed, let repeatCount else { return nil }
-        return Animation(id: id, property: property, kind: kind, delay: delay, speed: speed, repeatCount: repeatCount,
-                         autoreverses: autoreverses, after: after)
+        var animation = Animation(id: id, property: property, kind: kind, delay: delay, speed: speed, repeatCount: repeatCount,
+                                  autoreverses: autoreverses, after: after)
+        animation.fromCurrent = fromCurrent
+        return animation
     }
 
     private func basicKind(_ fields: Fields, what: String, property: AnimatableProperty?, nodeType: String,
-                           style: NodeStyle) -> Animation.Kind? {
-        // `from` defaults to the node's own value, as SwiftUI animates from the current state.
+                           style: NodeStyle) -> (Animation.Kind?, Animation.CurrentStart?) {
+        // `from` defaults to the node's own value, as SwiftUI animates from the current state; "current" takes
+        // the value the property shows when the animation starts, whatever animated it before.
         var from: AnimationValue?
+        let current: Bool
+        if case .string("current")? = fields["from"]?.value.kind { current = true } else { current = false }
         if let property {
-            from = optional(fields, "from", default: Self.baseValue(of: property, nodeType: nodeType, style: style)) {
-                self.animationValue($0, path: $1, property: property)
+            let base = Self.baseValue(of: property, nodeType: nodeType, style: style)
+            if case .number = base, let member = fields["from"], case .string(let text) = member.value.kind, !current, Double(text) == nil {
+                error(member.value.offset, fields.path("from"), "\"from\" is a number or \"current\", not \"\(Self.shortened(text))\"",
+                      hint: "\"current\" starts from the value \"\(property.rawValue)\" shows when the animation starts")
+            } else {
+                from = current ? base : optional(fields, "from", default: base) { self.animationValue($0, path: $1, property: property) }
             }
         }
         var to: AnimationValue?
+        var relative = false
         if let member = fields["to"] {
             to = property.flatMap { animationValue(member.value, path: fields.path("to"), property: $0) }
+            if let by = fields["by"] {
+                error(by.keyOffset, fields.path("by"), "an animation moves \"to\" a value or \"by\" an amount, not both",
+                      hint: "keep \"to\" for where it ends, or \"by\" for how far it goes from where it starts")
+                to = nil
+            }
+        } else if let member = fields["by"] {
+            if let property, case .number = Self.baseValue(of: property, nodeType: nodeType, style: style) {
+                to = number(member.value, path: fields.path("by"), range: .closed(-1_000_000, 1_000_000)).map { .number($0) }
+                relative = true
+                // From a written value, "by" is only shorthand: the end is known now.
+                if !current, case .number(let start)? = from, case .number(let amount)? = to { (to, relative) = (.number(start + amount), false) }
+            } else if let property {
+                error(member.keyOffset, fields.path("by"), "\"by\" moves a number, and \"\(property.rawValue)\" is not one",
+                      hint: "give the value it moves \"to\"")
+            }
         } else {
-            missing("to", in: fields, what: what, hint: "the value the animation moves to")
+            missing("to", in: fields, what: what, hint: "the value the animation moves to (or \"by\": how far it moves)")
         }
         let curve = optional(fields, "curve", default: TimingCurve.easeInOut) { self.curve($0, path: $1) }
         var duration: Rational?
@@ -146,8 +172,8 @@ extension DocumentDecoder {
                         hint: "seconds per iteration, e.g. \"duration\": 1.5 (springs may leave it out: they settle in their own time)")
             }
         }
-        guard let from, let to, let curve, let duration else { return nil }
-        return .basic(from: from, to: to, curve: curve, duration: duration)
+        guard let from, let to, let curve, let duration else { return (nil, nil) }
+        return (.basic(from: from, to: to, curve: curve, duration: duration), current ? (relative ? .by : .to) : nil)
     }
 
     private func keyframes(_ value: JSONValue, path: String, property: AnimatableProperty?) -> [Keyframe]? {

@@ -403,6 +403,7 @@ extension DocumentDecoder {
     func cueTrigger(_ fields: Fields, use: TriggerUse, scope: SceneScope, sceneDuration: Rational?, offset: Rational?) -> CueTrigger? {
         var trigger: CueTrigger?
         let bound = fields.has("node") || fields.has("animation") || fields.has("on")
+        if !nthGoesWithTap(fields, what: use.what) { return nil }
         if let member = fields["tap"] {
             trigger = tapTrigger(fields, member: member, use: use, scope: scope, sceneDuration: sceneDuration, offset: offset)
         } else if let member = fields["marker"] {

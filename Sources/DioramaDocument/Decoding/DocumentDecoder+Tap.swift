@@ -1,5 +1,6 @@
 // Taps: a node's "tap" (SwiftUI's onTapGesture), animations "after": { "tap": ID }, and cues, stops, "until"s and
-// ambience starts on "tap": ID.
+// ambience starts on "tap": ID; "nth": N beside "tap" counts which tap of the visit (a second stops what a first
+// started).
 
 extension DocumentDecoder {
     /// `"tap": {}` or `"tap": { "auto": 4 }` on a node; the node needs an id (taps are named by it).
@@ -47,7 +48,39 @@ extension DocumentDecoder {
         return node
     }
 
-    /// A cue's (stop's, `until`'s, ambience start's) `"tap": ID`: the first tap on that node, plus the offset.
+    /// The most taps of one node that a scene can tell apart (`"nth"`).
+    static let maximumTapCount = 1000
+
+    /// `"nth"` beside a `"tap"`: which tap of the visit counts, 1 (the default) for the first. nil after reporting.
+    func tapCount(_ fields: Fields) -> Int? {
+        guard let member = fields["nth"] else { return 1 }
+        let path = fields.path("nth")
+        switch member.value.kind {
+        case .string(let text):
+            error(member.value.offset, path, "\"nth\" counts taps with a number, not \"\(Self.shortened(text))\"",
+                  hint: "1 is the node's first tap in the visit, 2 its second: start on \"nth\": 1 and stop on \"nth\": 2 to toggle")
+            return nil
+        case .number(let literal):
+            if let count = Self.integerValue(literal), count < 1 {
+                error(member.value.offset, path, "\"nth\" counts taps from 1, not \(Self.shortened(literal))",
+                      hint: "1 is the node's first tap in the visit (the default), 2 its second")
+                return nil
+            }
+        default:
+            break
+        }
+        return integer(member.value, path: path, range: 1...Self.maximumTapCount)
+    }
+
+    /// True unless `fields` give an `"nth"` without a `"tap"` to count (reported).
+    func nthGoesWithTap(_ fields: Fields, what: String) -> Bool {
+        guard let member = fields["nth"], !fields.has("tap") else { return true }
+        error(member.keyOffset, fields.path("nth"), "\"nth\" counts the taps of a node, but \(what) names no \"tap\"",
+              hint: "add \"tap\": ID beside it (\"tap\": \"button\", \"nth\": 2 is the button's second tap), or remove \"nth\"")
+        return false
+    }
+
+    /// A cue's (stop's, `until`'s, ambience start's) `"tap": ID` and `"nth"`: that tap on the node, plus the offset.
     func tapTrigger(_ fields: Fields, member: JSONMember, use: TriggerUse, scope: SceneScope, sceneDuration: Rational?,
                     offset: Rational?) -> CueTrigger? {
         if let other = fields.members.first(where: { ["at", "node", "animation", "on", "marker"].contains($0.key) }) {
@@ -56,7 +89,8 @@ extension DocumentDecoder {
                   hint: "keep \"tap\" and remove \"\(other.key)\", or the other way round")
             return nil
         }
-        guard let name = string(fields, "tap", what: use.what, required: true) else { return nil }
+        let nth = tapCount(fields)
+        guard let name = string(fields, "tap", what: use.what, required: true), let nth else { return nil }
         if let offset, offset < .zero, let offsetMember = fields["offset"] {
             error(offsetMember.value.offset, fields.path("offset"),
                   "an offset before a tap (\(Self.seconds(offset)) s) cannot be kept: a tap is not known until it happens",
@@ -64,15 +98,15 @@ extension DocumentDecoder {
             return nil
         }
         guard let node = tappableNode(name, offset: member.value.offset, path: fields.path("tap"), scope: scope) else { return nil }
-        if let auto = node.tap?.auto, let sceneDuration, auto + (offset ?? .zero) >= sceneDuration {
+        if nth == 1, let auto = node.tap?.auto, let sceneDuration, auto + (offset ?? .zero) >= sceneDuration {
             warning(member.value.offset, fields.path("tap"),
                     "\(use.never) unless the node is tapped early: tapped by itself at \(Self.seconds(auto)) s, with its offset it falls at \(Self.seconds(auto + (offset ?? .zero))) s, when the scene (\(Self.seconds(sceneDuration)) s) is over",
                     hint: "move the node's \"auto\" earlier, shorten the offset, or lengthen the scene")
         }
-        return .tap(name)
+        return .tap(name, nth: nth)
     }
 
-    /// `"after": { "tap": ID }`.
+    /// `"after": { "tap": ID }`, with `"nth"`.
     func tapAnchor(_ fields: Fields, member: JSONMember, value: JSONValue, path: String) -> AfterSource? {
         if let other = fields.members.first(where: { ["node", "animation", "on", "marker"].contains($0.key) }) {
             error(other.keyOffset, fields.path(other.key),
@@ -80,8 +114,9 @@ extension DocumentDecoder {
                   hint: "keep \"tap\" and remove \"\(other.key)\", or the other way round")
             return nil
         }
-        guard let name = string(fields, "tap", what: "\"after\"", required: true) else { return nil }
-        return AfterSource(anchor: .tap(name), offset: value.offset, path: path, nameOffset: member.value.offset,
+        let nth = tapCount(fields)
+        guard let name = string(fields, "tap", what: "\"after\"", required: true), let nth else { return nil }
+        return AfterSource(anchor: .tap(name, nth: nth), offset: value.offset, path: path, nameOffset: member.value.offset,
                            animationOffset: value.offset, eventOffset: value.offset, eventPath: path)
     }
 }

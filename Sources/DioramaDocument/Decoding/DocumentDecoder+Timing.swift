@@ -110,6 +110,7 @@ extension DocumentDecoder {
         for key in ["node", "animation", "marker", "tap"] {
             if let member = fields[key], !checkNameFromParameter(member.value, path: fields.path(key)) { return nil }
         }
+        if !nthGoesWithTap(fields, what: what) { return nil }
         if let tap = fields["tap"] { return tapAnchor(fields, member: tap, value: value, path: path) }
         if let marker = fields["marker"] {
             if let other = fields.members.first(where: { animationKeys.contains($0.key) }) {
@@ -178,10 +179,10 @@ extension DocumentDecoder {
                 } else {
                     markBroken(index)
                 }
-            case .tap(let name):
-                // Checked with the node's own tap, when it taps itself; without one the animation waits.
+            case .tap(let name, let nth):
+                // Checked with the node's own tap, when it taps itself (its first); without one the animation waits.
                 if let node = tappableNode(name, offset: source.nameOffset, path: JSONPath.appending(key: "tap", to: source.path), scope: scope) {
-                    items[index].dependency = .tap(node.tap?.auto)
+                    items[index].dependency = .tap(nth == 1 ? node.tap?.auto : nil)
                 } else {
                     markBroken(index)
                 }

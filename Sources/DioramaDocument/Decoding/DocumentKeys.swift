@@ -9,7 +9,7 @@ enum DocumentKeys {
     static let scene = ["id", "title", "duration", "background", "ambience", "cues", "nodes", "markers"]
     static let ambience = ["sound", "gain", "fadeIn", "fadeOut", "start"]
     static let cue = ["sound", "at", "node", "animation", "on", "offset", "gain", "pan", "marker", "id", "loop", "until", "fadeOut", "duck", "stop"]
-        + ["tap"]
+        + ["tap", "nth"]
     /// A node's `"tap"`.
     static let tap = ["auto"]
     static let cueKeyframeEvent = ["keyframe"]
@@ -19,7 +19,7 @@ enum DocumentKeys {
     static let componentParameter = ["type", "default"]
     static let parameterReference = ["param"]
     /// What a cue names its moment with; an `until` or a `start` object takes the same keys, plus `offset`.
-    static let trigger = ["at", "node", "animation", "on", "marker"] + ["tap"]
+    static let trigger = ["at", "node", "animation", "on", "marker"] + ["tap", "nth"]
     static let moment = trigger + ["offset"]
     /// A stop cue: which cue, when, and how fast.
     static let stopCue = ["stop"] + moment + ["fadeOut"]
@@ -82,9 +82,9 @@ enum DocumentKeys {
     static let gradientStop = ["color", "location"]
 
     static let animation = ["id", "property", "from", "to", "curve", "duration", "delay", "speed", "repeat",
-                            "autoreverses", "keyframes", "after"]
+                            "autoreverses", "keyframes", "after"] + ["by"]
     /// What an animation starts after: one kind of moment per object, named by its keys.
-    static let after = ["node", "animation", "on", "marker"] + ["tap"]
+    static let after = ["node", "animation", "on", "marker"] + ["tap", "nth"]
     static let keyframe = ["time", "value", "curve", "hold"]
     static let curveKinds = ["cubicBezier", "spring", "interpolatingSpring"]
     static let spring = ["response", "dampingFraction"]

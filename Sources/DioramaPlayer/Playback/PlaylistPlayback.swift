@@ -12,9 +12,9 @@ public struct PlaylistPosition: Sendable, Equatable {
     public var isPaused: Bool
     /// True after the last scene when the playlist does not wrap (`--once`).
     public var hasEnded: Bool
-    /// The taps of this visit of the scene (node id -> scene seconds), as `Scene.taps` takes them; empty when
+    /// The taps of this visit of the scene, as `Scene.taps` takes them; empty when
     /// none of its nodes was tapped (their `auto` taps apply).
-    public var taps: [String: Rational] = [:]
+    public var taps = VisitTaps()
 
     public init(sceneIndex: Int, sceneFrame: Double, isPaused: Bool = false, hasEnded: Bool = false) {
         self.sceneIndex = sceneIndex
@@ -329,9 +329,10 @@ public final class PlaylistPlayback {
     /// Continues from where `pause` froze, in step with the sound.
     public func resume() { perform { $0.resume(at: $1) } }
 
-    /// Taps the tappable node `node` of the scene at the frame commands act on: what starts after its tap starts
-    /// from there (its sound on that frame plus its offset), what its `auto` tap had announced is revoked, and the
-    /// picture shows it once that frame is heard. Only the first tap of a visit of the scene counts.
+    /// Taps the tappable node `node` of the scene at the frame commands act on, as its next tap of this visit of
+    /// the scene (the first, the second, ...): what waits for that tap starts from there (its sound on that frame
+    /// plus its offset), what its `auto` tap had announced is revoked when this one comes first, and the picture
+    /// shows it once that frame is heard.
     public func tap(_ node: String) { perform { $0.tap(node, at: $1) } }
 
     public func togglePause() {

@@ -5,7 +5,7 @@ import DioramaTimeline
 /// for the visit of a scene whose nodes were tapped (planned once per tap).
 public final class EvaluatedScenes: SceneSource {
     private var evaluator: SceneEvaluator?
-    private var tapped: (scene: Int, taps: [String: Rational], evaluator: SceneEvaluator)?
+    private var tapped: (scene: Int, taps: VisitTaps, evaluator: SceneEvaluator)?
 
     public init() {}
 
@@ -19,7 +19,7 @@ public final class EvaluatedScenes: SceneSource {
         return evaluator!.snapshot(scene: scene, at: time, language: language)
     }
 
-    public func snapshot(of document: Document, scene: Int, time: Double, language: String, taps: [String: Rational]) -> Snapshot {
+    public func snapshot(of document: Document, scene: Int, time: Double, language: String, taps: VisitTaps) -> Snapshot {
         if evaluator == nil { prepare(document) }
         guard document.scenes.indices.contains(scene), taps != document.scenes[scene].taps else {
             return evaluator!.snapshot(scene: scene, at: time, language: language)
