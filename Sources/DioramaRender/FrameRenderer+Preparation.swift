@@ -8,9 +8,10 @@ import DioramaTimeline
 extension FrameRenderer {
     /// Draws `frames` at `width`×`height` into pixels of its own, in order, and keeps what drawing them left: the caches
     /// of art, and the pictures of its pages with their still prefixes (so a page shown next that differs little from
-    /// the last one prepared draws only what changed). The frame itself is not kept: the pixels it is drawn into go. With `threads` above 1, every part is first drawn by this renderer and each helper in
-    /// turn on the calling thread, so that whichever thread draws a part later finds its art; those pictures are
-    /// thrown away (parts drawn over one another) and the frames drawn again on the threads.
+    /// the last one prepared draws only what changed). The frame itself is not kept: the pixels it is drawn into go.
+    /// With `threads` above 1, every part is first drawn by this renderer and each helper in turn on the calling
+    /// thread, so that whichever thread draws a part later finds its art; those pictures are thrown away (parts drawn
+    /// over one another) and the frames drawn again on the threads.
     /// Call it on the thread that owns the renderer until it is handed to the frame loop.
     public func prepare(_ frames: [Snapshot], width: Int, height: Int) throws {
         guard width > 0, height > 0, !frames.isEmpty else { return }
