@@ -59,8 +59,6 @@ public enum ProjectSounds {
     /// Ocean surf, a 12 s loop: pink noise whose brightness and level follow overlapping wave
     /// swells, with foam hiss on each break.
     static func surf(_ rate: Double) -> [Double] {
-        let loopLength = Int(12 * rate)
-        let total = loopLength + Int(2 * rate)
         var noise = PinkNoise(seed: 0x5EA)
         var foamNoise = SplitMix64(seed: 0xF0A)
         var body = Biquad(.lowpass, frequency: 400, q: 0.7, sampleRate: rate)
@@ -82,8 +80,7 @@ public enum ProjectSounds {
             }
             return (level, crash)
         }
-        var take = [Double](repeating: 0, count: total)
-        for index in 0..<total {
+        let take = seamlessLoop(seconds: 12, tail: 2, rate: rate) { index in
             let t = Double(index) / rate
             let shape = swell(t)
             if index % 32 == 0 {
@@ -91,15 +88,13 @@ public enum ProjectSounds {
             }
             let rumble = body.process(noise.next()) * shape.level
             let hiss = foam.process(foamNoise.white()) * 0.07 * shape.crash * shape.crash
-            take[index] = rumble + hiss
+            return rumble + hiss
         }
-        return normalized(seamlessLoop(take, loopLength: loopLength), rms: -26)
+        return normalized(take, rms: -26)
     }
 
     /// Winter wind, a 12 s loop: a drifting resonant howl over a low rumble, in gusts.
     static func wind(_ rate: Double) -> [Double] {
-        let loopLength = Int(12 * rate)
-        let total = loopLength + Int(2.5 * rate)
         var white = SplitMix64(seed: 0x3A1D)
         var pink = PinkNoise(seed: 0x3A1E)
         var howl = Biquad(.bandpass, frequency: 500, q: 6, sampleRate: rate)
@@ -107,8 +102,7 @@ public enum ProjectSounds {
         var rumble = Biquad(.lowpass, frequency: 180, q: 0.7, sampleRate: rate)
         var pitch = Wander(seed: 0x77, range: 320...720, seconds: 1.3, sampleRate: rate)
         var gust = Wander(seed: 0x78, range: 0.25...1.0, seconds: 1.7, sampleRate: rate)
-        var take = [Double](repeating: 0, count: total)
-        for index in 0..<total {
+        let take = seamlessLoop(seconds: 12, tail: 2.5, rate: rate) { index in
             let frequency = pitch.next()
             let strength = gust.next()
             if index % 32 == 0 {
@@ -116,18 +110,16 @@ public enum ProjectSounds {
                 whistle.set(.bandpass, frequency: frequency * 2.03, q: 14, sampleRate: rate)
             }
             let source = white.white()
-            take[index] = howl.process(source) * strength * 1.4
+            return howl.process(source) * strength * 1.4
                 + whistle.process(source) * strength * strength * 0.35
                 + rumble.process(pink.next()) * (0.5 + 0.5 * strength) * 0.9
         }
-        return normalized(seamlessLoop(take, loopLength: loopLength), rms: -25)
+        return normalized(take, rms: -25)
     }
 
     /// A quiet room with a record player in it, an 8 s loop: the low air of an indoor room, and the faint hiss and
     /// sparse ticks of a record's run-in groove. No wind: the scene is indoors.
     static func roomTone(_ rate: Double) -> [Double] {
-        let loopLength = Int(8 * rate)
-        let total = loopLength + Int(1 * rate)
         var air = PinkNoise(seed: 0x2007)
         var hiss = SplitMix64(seed: 0x2008)
         var ticks = SplitMix64(seed: 0x2009)
@@ -136,24 +128,21 @@ public enum ProjectSounds {
         var surface = Biquad(.bandpass, frequency: 5200, q: 0.5, sampleRate: rate)
         var tickTone = Biquad(.bandpass, frequency: 3000, q: 1.2, sampleRate: rate)
         var swell = Wander(seed: 0x200A, range: 0.85...1, seconds: 2.2, sampleRate: rate)
-        var take = [Double](repeating: 0, count: total)
         var tick = 0.0
-        for index in 0..<total {
+        let take = seamlessLoop(seconds: 8, tail: 1, rate: rate) { index in
             // About three faint ticks a second, most of them barely there.
             if ticks.unit() < 3 / rate { tick = pow(ticks.unit(), 2) * (ticks.unit() < 0.5 ? 1 : -1) }
             let crackle = tickTone.process(tick) * 0.5
             tick *= 0.6
-            take[index] = roomFloor.process(room.process(air.next())) * 2.2 * swell.next()
+            return roomFloor.process(room.process(air.next())) * 2.2 * swell.next()
                 + surface.process(hiss.white()) * 0.05 + crackle
         }
-        return normalized(seamlessLoop(take, loopLength: loopLength), rms: -27)
+        return normalized(take, rms: -27)
     }
 
     /// Falling snow, a 12 s loop: a soft, muffled hush (snow swallows the highs) that swells and settles, with the
     /// faintest airy shimmer above it.
     static func snowHush(_ rate: Double) -> [Double] {
-        let loopLength = Int(12 * rate)
-        let total = loopLength + Int(2 * rate)
         var pink = PinkNoise(seed: 0x5A0A)
         var white = SplitMix64(seed: 0x5A0B)
         var hush = Biquad(.lowpass, frequency: 900, q: 0.5, sampleRate: rate)
@@ -161,14 +150,13 @@ public enum ProjectSounds {
         var air = Biquad(.bandpass, frequency: 6500, q: 0.7, sampleRate: rate)
         var swell = Wander(seed: 0x5A0C, range: 0.55...1, seconds: 2.6, sampleRate: rate)
         var brightness = Wander(seed: 0x5A0D, range: 650...1200, seconds: 3.1, sampleRate: rate)
-        var take = [Double](repeating: 0, count: total)
-        for index in 0..<total {
+        let take = seamlessLoop(seconds: 12, tail: 2, rate: rate) { index in
             let level = swell.next(), cutoff = brightness.next()
             if index % 32 == 0 { hush.set(.lowpass, frequency: cutoff, q: 0.5, sampleRate: rate) }
-            take[index] = hushFloor.process(hush.process(pink.next())) * level * 1.6
+            return hushFloor.process(hush.process(pink.next())) * level * 1.6
                 + air.process(white.white()) * 0.012 * level
         }
-        return normalized(seamlessLoop(take, loopLength: loopLength), rms: -27)
+        return normalized(take, rms: -27)
     }
 
     /// A calm bed to breathe with, a 16 s loop: a low open chord (D, A, D, F sharp) of soft detuned tones swelling
@@ -199,9 +187,7 @@ public enum ProjectSounds {
         }
         var pink = PinkNoise(seed: 0xB2EA)
         var warmth = Biquad(.lowpass, frequency: 600, q: 0.5, sampleRate: rate)
-        let total = loopLength + Int(2 * rate)
-        let airTake = (0..<total).map { _ in warmth.process(pink.next()) * 0.5 }
-        let air = seamlessLoop(airTake, loopLength: loopLength)
+        let air = seamlessLoop(seconds: seconds, tail: 2, rate: rate) { _ in warmth.process(pink.next()) * 0.5 }
         return normalized(zip(tones, air).map { $0 + $1 }, rms: -26)
     }
 
@@ -450,42 +436,36 @@ public enum ProjectSounds {
 
     /// Vinyl surface noise, a 6 s loop: a low hiss with a slow wow, and sparse crackles of random size.
     static func crackle(_ rate: Double) -> [Double] {
-        let loopLength = Int(6 * rate)
-        let total = loopLength + Int(0.5 * rate)
         var hiss = PinkNoise(seed: 0xC2AC)
         var pops = SplitMix64(seed: 0xC2AD)
         var tone = Biquad(.bandpass, frequency: 2400, q: 0.6, sampleRate: rate)
         var popFilter = Biquad(.highpass, frequency: 900, q: 0.7, sampleRate: rate)
-        var take = [Double](repeating: 0, count: total)
         var popLevel = 0.0
-        for index in 0..<total {
+        let take = seamlessLoop(seconds: 6, tail: 0.5, rate: rate) { index in
             let t = Double(index) / rate
             // About 14 crackles a second, most of them faint.
             if pops.unit() < 14 / rate { popLevel = pow(pops.unit(), 3) * (pops.unit() < 0.5 ? 1 : -1) }
             let pop = popFilter.process(popLevel)
             popLevel *= 0.82
             let wow = 1 + 0.15 * sin(2 * Double.pi * t / 1.8)
-            take[index] = tone.process(hiss.next()) * 0.25 * wow + pop * 0.9
+            return tone.process(hiss.next()) * 0.25 * wow + pop * 0.9
         }
-        return normalized(seamlessLoop(take, loopLength: loopLength), peak: -7)
+        return normalized(take, peak: -7)
     }
 
     /// An elevator car's hum, a 6 s loop: mains hum at 50 Hz with its harmonics, and a low rumble of
     /// air that swells slowly.
     static func hum(_ rate: Double) -> [Double] {
-        let loopLength = Int(6 * rate)
-        let total = loopLength + Int(1 * rate)
         var air = PinkNoise(seed: 0x4A11)
         var rumble = Biquad(.lowpass, frequency: 220, q: 0.7, sampleRate: rate)
         var swell = Wander(seed: 0x4A12, range: 0.6...1, seconds: 1.5, sampleRate: rate)
-        var take = [Double](repeating: 0, count: total)
-        for index in 0..<total {
+        let take = seamlessLoop(seconds: 6, tail: 1, rate: rate) { index in
             // 50 Hz and its harmonics complete whole cycles in the 6 s loop: the hum itself is seamless.
             let phase = 2 * Double.pi * 50 * Double(index) / rate
             let mains = 0.5 * sin(phase) + 0.3 * sin(2 * phase) + 0.12 * sin(3 * phase) + 0.05 * sin(5 * phase)
-            take[index] = 0.35 * mains + rumble.process(air.next()) * 1.6 * swell.next()
+            return 0.35 * mains + rumble.process(air.next()) * 1.6 * swell.next()
         }
-        return normalized(seamlessLoop(take, loopLength: loopLength), peak: -12)
+        return normalized(take, peak: -12)
     }
 
     /// An elevator's arrival chime: two soft vibraphone tones, G5 then E5.

@@ -112,6 +112,15 @@ func seamlessLoop(_ take: [Double], loopLength: Int) -> [Double] {
     return loop
 }
 
+/// A seamless loop of `seconds` made from a take `tail` seconds longer: `sample` gives the take's samples in order, by
+/// index (the loop runs on into the tail, which `seamlessLoop` folds over its start).
+func seamlessLoop(seconds: Double, tail: Double, rate: Double, _ sample: (Int) -> Double) -> [Double] {
+    let loopLength = Int(seconds * rate)
+    var take = [Double](repeating: 0, count: loopLength + Int(tail * rate))
+    for index in take.indices { take[index] = sample(index) }
+    return seamlessLoop(take, loopLength: loopLength)
+}
+
 func peak(_ samples: [Double]) -> Double { samples.map(abs).max() ?? 0 }
 func rms(_ samples: [Double]) -> Double {
     samples.isEmpty ? 0 : (samples.reduce(0) { $0 + $1 * $1 } / Double(samples.count)).squareRoot()
