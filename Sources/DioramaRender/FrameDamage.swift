@@ -30,6 +30,10 @@ struct NodeFootprint: Equatable {
     var box: PixelRect?
     /// True when any pixel-aligned clip leaves the node's pixels inside the clip exactly as drawn unclipped.
     var clipSafe: Bool
+    /// For an emitter whose particles are sprites drawn straight onto the frame: the device pixels each particle
+    /// paints, one box a particle. A sprite's pixels come from its place alone, whatever whole-pixel clip cuts it,
+    /// sides included, so its damage is these boxes (snow falling over a whole frame changes a few percent of it).
+    var parts: [PixelRect]? = nil
 }
 
 extension PixelRect {
@@ -58,7 +62,8 @@ extension FrameRenderer {
         let slack = 4 + ctm.uniformScale.rounded(.up)
         guard case .image(let image) = node.content, image.isVector, let raster = cachedRaster(image, under: matrix) else {
             guard let box = deviceInk(of: node, matrix: matrix) else { return NodeFootprint(box: nil, clipSafe: true) }
-            return NodeFootprint(box: box.insetBy(-slack).roundedOut.nonEmpty, clipSafe: isClipSafe(node, parent: ctm))
+            return NodeFootprint(box: box.insetBy(-slack).roundedOut.nonEmpty, clipSafe: isClipSafe(node, parent: ctm),
+                                 parts: spriteBoxes(of: node, matrix: matrix, ctm: ctm))
         }
         // A part of a drawing fills a rectangle the size of the whole drawing: its cached raster knows its ink.
         guard raster.ink.width > 0, raster.ink.height > 0, let whole = inkBounds(of: node) else {
@@ -72,6 +77,29 @@ extension FrameRenderer {
         guard ink.nonEmptyBox != nil else { return NodeFootprint(box: nil, clipSafe: true) }
         let box = matrix.boundingBox(of: ink.insetBy(-node.effectReach)).insetBy(-slack).roundedOut
         return NodeFootprint(box: box.nonEmpty, clipSafe: isClipSafe(node, parent: ctm))
+    }
+
+    /// The device box of each particle of a top-level emitter (see `NodeFootprint.parts`), when they are sprites
+    /// drawn straight onto the frame through a clip of whole pixels (the canvas's letterbox at whole pixels); nil
+    /// otherwise. A box holds what `drawParticles` may write for its particle: its reach there, a pixel more.
+    func spriteBoxes(of node: NodeSnapshot, matrix: cairo_matrix_t, ctm: cairo_matrix_t) -> [PixelRect]? {
+        guard case .particles(let system) = node.content, node.clipShape == nil, painting(of: node) == .straight,
+              ctm.x0 == ctm.x0.rounded(), ctm.y0 == ctm.y0.rounded(),
+              case .sprites(throughClipShapes: false)? = route(of: node, matrix: matrix, clipped: false).fill else { return nil }
+        var boxes: [PixelRect] = []
+        boxes.reserveCapacity(system.particles.count)
+        for particle in system.particles {
+            // As drawParticles passes them by: no box for a particle it never draws.
+            guard particle.alpha * particle.color.alpha * node.opacity > 0.001, particle.radius > 0, particle.radius.isFinite else { continue }
+            let (x, y) = matrix.apply(particle.position.x, particle.position.y)
+            guard x.isFinite, y.isFinite else { continue }
+            let reach = particle.radius * matrix.xx * 1.3 + 6
+            guard reach < 1e6, abs(x) < 1e6, abs(y) < 1e6 else { return nil }
+            let left = Int((x - reach).rounded(.down)), top = Int((y - reach).rounded(.down))
+            let right = Int((x + reach).rounded(.up)), bottom = Int((y + reach).rounded(.up))
+            boxes.append(PixelRect(x: left, y: top, width: right - left, height: bottom - top))
+        }
+        return boxes
     }
 
     /// A device box holding everything `node` paints under `matrix` (its own transform included), blur and shadow
@@ -176,10 +204,17 @@ extension FrameRenderer {
     static func damageAreas(old: [NodeFootprint], new: [NodeFootprint], changed: [Bool], firstDrawn: Int,
                             canvas: PixelRect, also: [PixelRect] = []) -> [PixelRect]? {
         var areas = also.compactMap { $0.intersection(canvas) }
+        var sprites: [PixelRect] = []
         for index in changed.indices where changed[index] {
+            if let oldParts = old[index].parts, let newParts = new[index].parts {
+                sprites += oldParts
+                sprites += newParts
+                continue
+            }
             if let box = old[index].box?.intersection(canvas) { areas.append(box) }
             if let box = new[index].box?.intersection(canvas) { areas.append(box) }
         }
+        areas += cellRuns(covering: sprites, within: canvas)
         // Merge overlapping areas and grow each over the clip-dependent nodes it reaches, until nothing changes.
         var settled = false, rounds = 0
         while !settled {
@@ -203,7 +238,8 @@ extension FrameRenderer {
             if merged.count != areas.count { settled = false }
             areas = merged
             for index in areas.indices {
-                for footprint in new[firstDrawn...] {
+                // Sprites are exact whatever whole-pixel area cuts them (see `NodeFootprint.parts`).
+                for footprint in new[firstDrawn...] where footprint.parts == nil {
                     guard let box = footprint.box?.intersection(canvas), areas[index].intersects(box),
                           !areas[index].contains(box) else { continue }
                     let area = areas[index]
@@ -222,6 +258,50 @@ extension FrameRenderer {
         }
         // Areas do not overlap, so drawing them costs about their share of the canvas; near all of it, one pass.
         return areas.reduce(0) { $0 + $1.area } * 10 > canvas.area * 9 ? nil : areas
+    }
+}
+
+extension FrameRenderer {
+    /// Disjoint rectangles of whole cells (`side` pixels a side, laid from the canvas's corner) that cover `boxes`
+    /// within `canvas`: a run of cells along a row, carried down while the rows below have the same run. The boxes
+    /// of falling snow overlap everywhere; merged by their bounding boxes, they grew into the whole frame.
+    static func cellRuns(covering boxes: [PixelRect], within canvas: PixelRect, side: Int = 8) -> [PixelRect] {
+        guard !boxes.isEmpty, canvas.width > 0, canvas.height > 0 else { return [] }
+        let columns = (canvas.width + side - 1) / side, rows = (canvas.height + side - 1) / side
+        var cells = [Bool](repeating: false, count: columns * rows)
+        for box in boxes {
+            guard let box = box.intersection(canvas) else { continue }
+            let firstColumn = (box.x - canvas.x) / side, lastColumn = (box.x + box.width - 1 - canvas.x) / side
+            let firstRow = (box.y - canvas.y) / side, lastRow = (box.y + box.height - 1 - canvas.y) / side
+            for row in firstRow...lastRow {
+                for column in firstColumn...lastColumn { cells[row * columns + column] = true }
+            }
+        }
+        var runs: [PixelRect] = []
+        // The runs of the row above, by their columns, with where they are in `runs`.
+        var above: [Range<Int>: Int] = [:], here: [Range<Int>: Int] = [:]
+        for row in 0..<rows {
+            var column = 0
+            while column < columns {
+                guard cells[row * columns + column] else {
+                    column += 1
+                    continue
+                }
+                var end = column + 1
+                while end < columns, cells[row * columns + end] { end += 1 }
+                if let index = above[column..<end] {
+                    runs[index].height += side
+                    here[column..<end] = index
+                } else {
+                    here[column..<end] = runs.count
+                    runs.append(PixelRect(x: canvas.x + column * side, y: canvas.y + row * side, width: (end - column) * side, height: side))
+                }
+                column = end
+            }
+            swap(&above, &here)
+            here.removeAll(keepingCapacity: true)
+        }
+        return runs.compactMap { $0.intersection(canvas) }
     }
 }
 

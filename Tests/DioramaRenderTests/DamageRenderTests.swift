@@ -216,6 +216,62 @@ extension DamageRenderTests {
     }
 }
 
+extension DamageRenderTests {
+    /// Cells laid over particles' boxes: every pixel of every box (within the canvas) is in exactly one rectangle,
+    /// the rectangles are whole cells cut to the canvas, and a column of cells becomes one rectangle.
+    @Test func cellRunsCoverTheBoxesOnceEach() {
+        let canvas = PixelRect(x: 3, y: 2, width: 61, height: 45)
+        let boxes = [PixelRect(x: 0, y: 0, width: 5, height: 5), PixelRect(x: 20, y: 10, width: 3, height: 30),
+                     PixelRect(x: 21, y: 12, width: 12, height: 4), PixelRect(x: 60, y: 40, width: 10, height: 10)]
+        let runs = FrameRenderer.cellRuns(covering: boxes, within: canvas)
+        var count = [Int](repeating: 0, count: 80 * 60)
+        for run in runs {
+            #expect(canvas.contains(run))
+            #expect((run.x - canvas.x) % 8 == 0 && (run.y - canvas.y) % 8 == 0)
+            for y in run.y..<(run.y + run.height) { for x in run.x..<(run.x + run.width) { count[y * 80 + x] += 1 } }
+        }
+        #expect(count.allSatisfy { $0 <= 1 }, "rectangles overlap")
+        for box in boxes {
+            guard let box = box.intersection(canvas) else { continue }
+            for y in box.y..<(box.y + box.height) { for x in box.x..<(box.x + box.width) { #expect(count[y * 80 + x] == 1) } }
+        }
+        // The tall box's column of cells is one rectangle; where the wide box joins it, the rows differ.
+        #expect(runs.count < 8, "\(runs)")
+        #expect(FrameRenderer.cellRuns(covering: [], within: canvas).isEmpty)
+    }
+
+    /// The shipped flower with only its snow moving (the bouquet, the breath and the labels left out): the two
+    /// emitters fall over the whole frame, but each frame is drawn again only about its flakes, old places and new,
+    /// and equals the frame drawn whole, on one thread and on two. (An emitter's one box made every frame whole.)
+    @Test(arguments: [1, 2])
+    func snowRedrawsAboutItsFlakes(threads: Int) throws {
+        let loaded = try load()
+        let index = try #require(loaded.document.scenes.firstIndex { $0.id == "flower" })
+        var document = loaded.document
+        document.scenes[index].nodes.removeAll { ["bouquet", "breath", "breathe-in", "breathe-out"].contains($0.id ?? "") }
+        #expect(document.scenes[index].nodes.contains { $0.id == "snow-near" })
+        let evaluator = SceneEvaluator(document: document)
+        let directory = URL(fileURLWithPath: loaded.baseDirectory)
+        let renderer = FrameRenderer(imageDirectory: directory, threads: threads)
+        let reference = FrameRenderer(imageDirectory: directory)
+        reference.usesDamage = false
+        var area = 0, frames = 0
+        for k in 0..<40 {
+            let snapshot = evaluator.snapshot(scene: index, at: 1 + Double(k) / 30)
+            let actual = try renderer.render(snapshot, width: 1280, height: 720)
+            let expected = try reference.render(snapshot, width: 1280, height: 720)
+            #expect(actual.bytes == expected.bytes, "frame \(k) differs from the whole frame")
+            // The first frames are whole while the still background settles into a prefix (three frames) and until
+            // damage is looked at again (every eighth frame drawn whole).
+            guard k >= 12 else { continue }
+            let areas = try #require(renderer.statistics.lastDamage, "frame \(k) drawn in areas")
+            area += areas.reduce(0) { $0 + $1.area }
+            frames += 1
+        }
+        #expect(area / frames < 1280 * 720 * 30 / 100, "\(area / frames) pixels a frame")
+    }
+}
+
 /// Pixels that still hold the last frame (a window surface drawn again): only the changed areas are written.
 extension DamageRenderTests {
     /// The shipped scenes played into one buffer the caller vouches for: every frame equals the frame drawn whole,
