@@ -23,6 +23,17 @@ import Foundation
 // origin and reduced grid from the visible area. A node with any of these ("clip dependent") is therefore never cut
 // by a damage area: an area that reaches it grows to hold all of it.
 
+/// What of a frame is drawn again: disjoint areas of the canvas.
+struct Damage: Equatable {
+    /// Areas drawn as the still prefix and every later node that reaches them.
+    var areas: [PixelRect]
+    /// Areas that only sprites reach (`NodeFootprint.parts`): the still prefix and the emitters' sprites, with no
+    /// context set up for each (`drawSpritePieces`).
+    var spritePieces: [PixelRect] = []
+
+    var all: [PixelRect] { areas + spritePieces }
+}
+
 /// Where a top-level node paints on the output, and whether a clip can cut it without changing its pixels.
 struct NodeFootprint: Equatable {
     /// Device pixels that hold everything the node paints (ink, stroke reach, blur and shadow), conservatively;
@@ -50,6 +61,30 @@ extension PixelRect {
     func intersects(_ other: PixelRect) -> Bool { intersection(other) != nil }
 
     var area: Int { width * height }
+
+    /// The parts of this rectangle outside every one of `others`, as disjoint rectangles (none when they cover it).
+    func subtracting(_ others: [PixelRect]) -> [PixelRect] {
+        var parts = [self]
+        for other in others {
+            var kept: [PixelRect] = []
+            for part in parts {
+                guard let common = part.intersection(other) else {
+                    kept.append(part)
+                    continue
+                }
+                // Above and below the common rows across the part's width; left and right of it on those rows.
+                let top = PixelRect(x: part.x, y: part.y, width: part.width, height: common.y - part.y)
+                let bottom = PixelRect(x: part.x, y: common.y + common.height, width: part.width,
+                                       height: part.y + part.height - common.y - common.height)
+                let left = PixelRect(x: part.x, y: common.y, width: common.x - part.x, height: common.height)
+                let right = PixelRect(x: common.x + common.width, y: common.y, width: part.x + part.width - common.x - common.width,
+                                      height: common.height)
+                kept += [top, bottom, left, right].compactMap(\.nonEmpty)
+            }
+            parts = kept
+        }
+        return parts
+    }
 }
 
 extension FrameRenderer {
@@ -201,8 +236,12 @@ extension FrameRenderer {
     /// The areas to draw again, given the footprints of the last frame's and this frame's nodes (same count) and
     /// which nodes changed; nil when the whole canvas should be drawn. Each area lies within `canvas` and holds
     /// every clip-dependent node it reaches (of those from `firstDrawn` on), whole.
+    ///
+    /// Particles drawn as sprites (`NodeFootprint.parts`) are damaged in pieces of their own: whole cells about them
+    /// (`cellRuns`), cut around the other areas. A piece that reaches no other node's box is drawn as it is; merged
+    /// with the others by bounding boxes, the pieces of a frame of snow grew into most of it.
     static func damageAreas(old: [NodeFootprint], new: [NodeFootprint], changed: [Bool], firstDrawn: Int,
-                            canvas: PixelRect, also: [PixelRect] = []) -> [PixelRect]? {
+                            canvas: PixelRect, also: [PixelRect] = []) -> Damage? {
         var areas = also.compactMap { $0.intersection(canvas) }
         var sprites: [PixelRect] = []
         for index in changed.indices where changed[index] {
@@ -214,8 +253,36 @@ extension FrameRenderer {
             if let box = old[index].box?.intersection(canvas) { areas.append(box) }
             if let box = new[index].box?.intersection(canvas) { areas.append(box) }
         }
-        areas += cellRuns(covering: sprites, within: canvas)
-        // Merge overlapping areas and grow each over the clip-dependent nodes it reaches, until nothing changes.
+        // Boxes of the nodes drawn after the still prefix that a sprite piece must not reach (it would have to grow).
+        let others = new[firstDrawn...].compactMap { $0.parts == nil ? $0.box?.intersection(canvas) : nil }
+        var pieces = cellRuns(covering: sprites, within: canvas)
+        var rounds = 0
+        while true {
+            guard let settled = settle(areas, new: new, firstDrawn: firstDrawn, canvas: canvas) else { return nil }
+            areas = settled
+            // The pieces outside the settled areas; those that reach another node join the areas, which settle again.
+            var free: [PixelRect] = [], joining: [PixelRect] = []
+            for piece in pieces {
+                for part in piece.subtracting(areas) {
+                    if others.contains(where: { $0.intersects(part) }) { joining.append(part) } else { free.append(part) }
+                }
+            }
+            pieces = free
+            rounds += 1
+            guard !joining.isEmpty else { break }
+            if rounds > 8 { return nil }
+            areas += joining
+        }
+        let damage = Damage(areas: areas, spritePieces: pieces)
+        // Areas do not overlap, so drawing them costs about their share of the canvas; near all of it, one pass.
+        return damage.all.reduce(0) { $0 + $1.area } * 10 > canvas.area * 9 ? nil : damage
+    }
+
+    /// `areas` merged where they overlap and grown over the nodes they reach, until nothing changes: each then holds
+    /// every clip-dependent node it reaches whole, and every clip-safe one across its width (of those from
+    /// `firstDrawn` on). Nil when that does not settle.
+    private static func settle(_ areas: [PixelRect], new: [NodeFootprint], firstDrawn: Int, canvas: PixelRect) -> [PixelRect]? {
+        var areas = areas
         var settled = false, rounds = 0
         while !settled {
             rounds += 1
@@ -256,8 +323,7 @@ extension FrameRenderer {
                 }
             }
         }
-        // Areas do not overlap, so drawing them costs about their share of the canvas; near all of it, one pass.
-        return areas.reduce(0) { $0 + $1.area } * 10 > canvas.area * 9 ? nil : areas
+        return areas
     }
 }
 

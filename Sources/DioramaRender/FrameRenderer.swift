@@ -246,7 +246,7 @@ public final class FrameRenderer {
         }
         defer { history.lastFootprints = footprints }
         let canvas = placement.pixelBox
-        var areas: [PixelRect]?
+        var damage: Damage?
         if !checksDamage {
             history.wholeFrames += 1
         } else if usesDamage, let previous = history.previousFrame, previous.key == key, previous.nodes.count == snapshot.nodes.count,
@@ -261,14 +261,14 @@ public final class FrameRenderer {
                     changed[index] = true
                 }
             }
-            areas = Self.damageAreas(old: history.lastFootprints, new: footprints, changed: changed, firstDrawn: prefix.nodes.count,
-                                     canvas: canvas, also: pageAreas)
-            history.wholeFrames = areas == nil ? history.wholeFrames + 1 : 0
+            damage = Self.damageAreas(old: history.lastFootprints, new: footprints, changed: changed, firstDrawn: prefix.nodes.count,
+                                      canvas: canvas, also: pageAreas)
+            history.wholeFrames = damage == nil ? history.wholeFrames + 1 : 0
         } else {
             history.wholeFrames = 0
         }
         let keptIsCurrent = history.lastFrameIsCurrent && history.lastFrame?.key == key
-        guard let areas, targetIsCurrent || keptIsCurrent else {
+        guard let damage, targetIsCurrent || keptIsCurrent else {
             statistics.lastDamage = nil
             if threads > 1 {
                 try drawWholeOnThreads(snapshot, prefix: prefix, footprints: footprints, ctm: ctm, into: pixels, stride: stride)
@@ -291,7 +291,7 @@ public final class FrameRenderer {
             }
             // Small changes now promise small changes next frame: keep this one to draw the next over, unless the
             // caller keeps it (it vouched for these pixels, and most likely will again).
-            history.lastFrameIsCurrent = areas != nil && !holdsLastFrame
+            history.lastFrameIsCurrent = damage != nil && !holdsLastFrame
             if holdsLastFrame {
                 // Not needed while the caller keeps vouching: the memory is better spent on still prefixes.
                 history.lastFrame = nil
@@ -307,18 +307,19 @@ public final class FrameRenderer {
             }
             return
         }
+        let areas = damage.all
         statistics.lastDamage = areas
         if targetIsCurrent {
             // The areas are drawn where the last frame already is: no copy of it, in or out. A kept copy is stale
             // now, and its memory better spent on still prefixes.
             history.lastFrameIsCurrent = false
             history.lastFrame = nil
-            try drawAreas(areas, of: snapshot, prefix: prefix, footprints: footprints, onto: pixels, stride: stride)
+            try drawAreas(damage, of: snapshot, prefix: prefix, footprints: footprints, onto: pixels, stride: stride)
             lastWrittenAreas = areas.map { Rect(x: Double($0.x), y: Double($0.y), width: Double($0.width), height: Double($0.height)) }
             return
         }
         let lastFrame = history.lastFrame!
-        try drawAreas(areas, of: snapshot, prefix: prefix, footprints: footprints, onto: lastFrame.pixels, stride: key.width * 4)
+        try drawAreas(damage, of: snapshot, prefix: prefix, footprints: footprints, onto: lastFrame.pixels, stride: key.width * 4)
         if threads > 1 {
             copyOnThreads(lastFrame, into: pixels, stride: stride)
         } else {
@@ -326,8 +327,39 @@ public final class FrameRenderer {
         }
     }
 
-    /// Draws `areas` of the frame again over pixels (rows of `stride` bytes) that hold the last frame: in each, the
-    /// still prefix copied in (but for rows an opaque band hides) and the nodes after it that reach into the area.
+    /// Draws the damaged areas of the frame again over pixels (rows of `stride` bytes) that hold the last frame: in
+    /// each, the still prefix copied in (but for rows an opaque band hides) and the nodes after it that reach into
+    /// the area; then the pieces only sprites reach.
+    private func drawAreas(_ damage: Damage, of snapshot: Snapshot, prefix: StaticPrefix, footprints: [NodeFootprint],
+                           onto pixels: UnsafeMutableRawPointer, stride: Int) throws {
+        try drawAreas(damage.areas, of: snapshot, prefix: prefix, footprints: footprints, onto: pixels, stride: stride)
+        drawSpritePieces(damage.spritePieces, of: snapshot, prefix: prefix, footprints: footprints, onto: pixels, stride: stride)
+    }
+
+    /// Pieces of the frame that no node but emitters drawn as sprites reaches (see `Damage.spritePieces`): the still
+    /// prefix copied into each, then each emitter's sprites blended within them, in the nodes' order, as drawing the
+    /// pieces one by one would (they do not overlap), without a context for each.
+    private func drawSpritePieces(_ pieces: [PixelRect], of snapshot: Snapshot, prefix: StaticPrefix, footprints: [NodeFootprint],
+                                  onto pixels: UnsafeMutableRawPointer, stride: Int) {
+        guard !pieces.isEmpty else { return }
+        for piece in pieces { prefix.copy(into: pixels, stride: stride, area: piece) }
+        let ctm = CanvasPlacement(canvas: snapshot.canvas, outputWidth: prefix.key.width, outputHeight: prefix.key.height)
+            .transform.cairoMatrix
+        for index in prefix.nodes.count..<snapshot.nodes.count where footprints[index].parts != nil {
+            let node = snapshot.nodes[index]
+            guard case .particles(let system) = node.content else { continue }
+            var nodeMatrix = node.transform.cairoMatrix, parent = ctm, matrix = cairo_matrix_t()
+            cairo_matrix_multiply(&matrix, &nodeMatrix, &parent)
+            // As `draw` paints an emitter straight at the top: its opacity (1) as alpha, its hue rotation on the paint.
+            let outerHue = paintHue
+            paintHue += node.hueRotation
+            defer { paintHue = outerHue }
+            blendSprites(of: system, matrix: matrix, offset: (0, 0), alpha: min(node.opacity, 1),
+                         into: pixels.assumingMemoryBound(to: UInt32.self), rowPixels: stride / 4, within: pieces)
+        }
+    }
+
+    /// Draws `areas` of the frame again (see `drawAreas(_:of:prefix:footprints:onto:stride:)` above).
     private func drawAreas(_ areas: [PixelRect], of snapshot: Snapshot, prefix: StaticPrefix, footprints: [NodeFootprint],
                            onto pixels: UnsafeMutableRawPointer, stride: Int) throws {
         guard !areas.isEmpty else { return }

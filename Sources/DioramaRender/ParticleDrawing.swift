@@ -22,25 +22,45 @@ extension FrameRenderer {
             // The clip in the surface's pixel coordinates.
             guard let area = PixelRect(x: clip.x + Int(offsetX), y: clip.y + Int(offsetY), width: clip.width, height: clip.height)
                 .intersection(PixelRect(x: 0, y: 0, width: width, height: height)) else { return }
-            let (areaLeft, areaTop) = (Double(area.x), Double(area.y))
-            let (areaRight, areaBottom) = (Double(area.x + area.width), Double(area.y + area.height))
-            for particle in system.particles {
-                let opacity = particle.alpha * particle.color.alpha * alpha
-                guard opacity > 0.001, particle.radius > 0, particle.radius.isFinite else { continue }
-                let (x, y) = m.apply(particle.position.x, particle.position.y)
-                guard x.isFinite, y.isFinite else { continue }
-                let (px, py) = (x + offsetX, y + offsetY)
-                // A particle whose sprite cannot reach the area is passed by before its sprite is looked up: a band
-                // or a damage area holds few of a frame's snowflakes. (A sprite reaches 1.3 radii, rounded to a
-                // quarter pixel then up, and 3 pixels from the particle's pixel: within 1.3 radii and 5 pixels of it.)
-                let reach = particle.radius * m.xx * 1.3 + 5
-                guard px + reach > areaLeft, px - reach < areaRight, py + reach > areaTop, py - reach < areaBottom else { continue }
-                let cellX = px.rounded(.down), cellY = py.rounded(.down)
-                let key = ParticleSpriteCache.Key(shape: system.shape, deviceRadius: particle.radius * m.xx,
-                                                  rotation: particle.rotation, fractionX: px - cellX, fractionY: py - cellY)
-                let sprite = sprites.sprite(for: key)
-                sprites.withCoverage(of: sprite) { coverage in
-                    blend(coverage, of: sprite, at: Int(cellX) - sprite.half, Int(cellY) - sprite.half,
+            blendSprites(of: system, matrix: m, offset: (offsetX, offsetY), alpha: alpha, into: pixels, rowPixels: rowPixels,
+                         within: CollectionOfOne(area))
+        }
+    }
+
+    /// Blends the sprite of each particle of `system` under `m` (its space to the context's device space, which is
+    /// `offset` from the pixels') within each of `areas` (disjoint, in the pixels' coordinates) it reaches: one area
+    /// for a clip, or the pieces of a frame's damage that only sprites reach (`drawSpritePieces`).
+    func blendSprites<Areas: Collection<PixelRect>>(of system: ParticlesSnapshot, matrix m: cairo_matrix_t, offset: (x: Double, y: Double),
+                                                    alpha: Double, into pixels: UnsafeMutablePointer<UInt32>, rowPixels: Int,
+                                                    within areas: Areas) {
+        guard let first = areas.first else { return }
+        var bounds = first
+        for area in areas.dropFirst() { bounds = bounds.union(area) }
+        let (boundsLeft, boundsTop) = (Double(bounds.x), Double(bounds.y))
+        let (boundsRight, boundsBottom) = (Double(bounds.x + bounds.width), Double(bounds.y + bounds.height))
+        for particle in system.particles {
+            let opacity = particle.alpha * particle.color.alpha * alpha
+            guard opacity > 0.001, particle.radius > 0, particle.radius.isFinite else { continue }
+            let (x, y) = m.apply(particle.position.x, particle.position.y)
+            guard x.isFinite, y.isFinite else { continue }
+            let (px, py) = (x + offset.x, y + offset.y)
+            // A particle whose sprite cannot reach the areas is passed by before its sprite is looked up: a band
+            // or a damage area holds few of a frame's snowflakes. (A sprite reaches 1.3 radii, rounded to a
+            // quarter pixel then up, and 3 pixels from the particle's pixel: within 1.3 radii and 5 pixels of it.)
+            let reach = particle.radius * m.xx * 1.3 + 5
+            guard px + reach > boundsLeft, px - reach < boundsRight, py + reach > boundsTop, py - reach < boundsBottom else { continue }
+            var sprite: ParticleSprite?
+            let cellX = px.rounded(.down), cellY = py.rounded(.down)
+            for area in areas {
+                guard px + reach > Double(area.x), px - reach < Double(area.x + area.width),
+                      py + reach > Double(area.y), py - reach < Double(area.y + area.height) else { continue }
+                if sprite == nil {
+                    let key = ParticleSpriteCache.Key(shape: system.shape, deviceRadius: particle.radius * m.xx,
+                                                      rotation: particle.rotation, fractionX: px - cellX, fractionY: py - cellY)
+                    sprite = sprites.sprite(for: key)
+                }
+                sprites.withCoverage(of: sprite!) { coverage in
+                    blend(coverage, of: sprite!, at: Int(cellX) - sprite!.half, Int(cellY) - sprite!.half,
                           color: particle.color.hueRotated(by: paintHue), opacity: opacity,
                           mode: system.blendMode, into: pixels, rowPixels: rowPixels, area: area)
                 }

@@ -74,27 +74,27 @@ import Testing
         // A moved node: its old and new places, overlapping, become one area.
         var areas = FrameRenderer.damageAreas(old: [safe(0, 0, 50, 50), safe(900, 900, 10, 10)],
                                               new: [safe(20, 0, 50, 50), safe(900, 900, 10, 10)],
-                                              changed: [true, false], firstDrawn: 0, canvas: canvas)
+                                              changed: [true, false], firstDrawn: 0, canvas: canvas)?.all
         #expect(areas == [PixelRect(x: 0, y: 0, width: 70, height: 50)])
         // A clip-dependent node the area reaches is held whole; one it does not reach is left alone.
         areas = FrameRenderer.damageAreas(old: [safe(0, 0, 50, 50), gradient(40, 40, 100, 100), gradient(500, 500, 10, 10)],
                                           new: [safe(0, 0, 50, 50), gradient(40, 40, 100, 100), gradient(500, 500, 10, 10)],
-                                          changed: [true, false, false], firstDrawn: 0, canvas: canvas)
+                                          changed: [true, false, false], firstDrawn: 0, canvas: canvas)?.all
         #expect(areas == [PixelRect(x: 0, y: 0, width: 140, height: 140)])
         // A clip-safe node the area reaches across its side widens it to the node's width, on the area's rows only.
         areas = FrameRenderer.damageAreas(old: [safe(100, 100, 20, 20), safe(50, 110, 200, 300)],
                                           new: [safe(100, 100, 20, 20), safe(50, 110, 200, 300)],
-                                          changed: [true, false], firstDrawn: 0, canvas: canvas)
+                                          changed: [true, false], firstDrawn: 0, canvas: canvas)?.all
         #expect(areas == [PixelRect(x: 50, y: 100, width: 200, height: 20)])
         // Areas kept to the canvas; nothing changed, nothing drawn.
         areas = FrameRenderer.damageAreas(old: [safe(-20, -20, 40, 40)], new: [safe(-20, -20, 40, 40)], changed: [true],
-                                          firstDrawn: 0, canvas: canvas)
+                                          firstDrawn: 0, canvas: canvas)?.all
         #expect(areas == [PixelRect(x: 0, y: 0, width: 20, height: 20)])
         #expect(FrameRenderer.damageAreas(old: [safe(0, 0, 1, 1)], new: [safe(0, 0, 1, 1)], changed: [false],
-                                          firstDrawn: 0, canvas: canvas) == [])
+                                          firstDrawn: 0, canvas: canvas)?.all == [])
         // Near the whole canvas: one pass over the whole frame.
         #expect(FrameRenderer.damageAreas(old: [safe(0, 0, 960, 960)], new: [safe(0, 0, 960, 960)], changed: [true],
-                                          firstDrawn: 0, canvas: canvas) == nil)
+                                          firstDrawn: 0, canvas: canvas)?.all == nil)
     }
 
     /// Solid circles at random places, a small square moving past each: the square's areas reach the circle across
@@ -238,6 +238,23 @@ extension DamageRenderTests {
         // The tall box's column of cells is one rectangle; where the wide box joins it, the rows differ.
         #expect(runs.count < 8, "\(runs)")
         #expect(FrameRenderer.cellRuns(covering: [], within: canvas).isEmpty)
+    }
+
+    /// A rectangle less others: disjoint parts holding exactly its pixels outside them.
+    @Test func aRectangleLessOthersKeepsExactlyWhatTheyLeave() {
+        let whole = PixelRect(x: 2, y: 3, width: 30, height: 20)
+        let others = [PixelRect(x: 10, y: 8, width: 5, height: 5), PixelRect(x: 0, y: 0, width: 6, height: 40),
+                      PixelRect(x: 28, y: 20, width: 10, height: 10)]
+        let parts = whole.subtracting(others)
+        for y in 0..<40 {
+            for x in 0..<40 {
+                let inside = whole.contains(PixelRect(x: x, y: y, width: 1, height: 1))
+                    && !others.contains { $0.contains(PixelRect(x: x, y: y, width: 1, height: 1)) }
+                let count = parts.filter { $0.contains(PixelRect(x: x, y: y, width: 1, height: 1)) }.count
+                #expect(count == (inside ? 1 : 0), "pixel \(x), \(y)")
+            }
+        }
+        #expect(whole.subtracting([whole]).isEmpty)
     }
 
     /// The shipped flower with only its snow moving (the bouquet, the breath and the labels left out): the two
