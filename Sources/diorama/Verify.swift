@@ -32,7 +32,7 @@ struct Verify: AsyncParsableCommand {
               diorama verify
               diorama verify scenes.json --junit verify-report.xml
               diorama verify my-scenes.json --expect timing.verify.json
-              diorama verify scenes.json --tap record-player/button@2 --tap record-player/button@8
+              diorama verify scenes.json --tap record-player/button@14
             """
     )
 
