@@ -105,9 +105,6 @@ public struct SoundBank: Sendable {
         if indexes.count == 1 { return indexes[0] }
         return take.flatMap { indexes.indices.contains($0) ? indexes[$0] : nil } ?? indexes[indexes.count / 2]
     }
-
-    /// The mixer index of take `take` of document sound `sound` at its file's pitch: the sound itself when it has no takes.
-    public func take(_ take: Int, of sound: Int) -> Int { index(of: sound, take: take) }
 }
 
 private func join(_ directory: String, _ path: String) -> String {

@@ -41,7 +41,8 @@ extension CueFiring {
     /// one when there is one.
     public func pick(from sounds: [String]) -> String {
         guard sounds.count > 1 else { return sounds.first ?? sound }
-        var random = SplitMix64(seed: seed ^ 0x7069_636B_2073_6F75)  // "pick sou"
+        // A stream apart from the variation's: the seed mixed with "pick sou" in ASCII.
+        var random = SplitMix64(seed: seed ^ 0x7069_636B_2073_6F75)
         return sounds[min(Int(random.unit() * Double(sounds.count)), sounds.count - 1)]
     }
 
