@@ -40,16 +40,20 @@ public enum LeadingSilence {
 
 extension LeadingSilence {
     /// `diorama check`'s warning about the sound `reference` names (decoded as `sound`) when a cue of `document` plays
-    /// it, it is silent for longer than `warningSeconds`, and it does not say the silence is intended.
+    /// it, it is silent for longer than `warningSeconds` (at the lowest pitch a cue plays it, which stretches the
+    /// silence too), and it does not say the silence is intended.
     public static func warning(for reference: MediaReference, sound: MixerSound, sampleRate: Int, in document: Document) -> Diagnostic? {
         guard case .sound(let name) = reference.kind,
-              document.scenes.contains(where: { $0.cues.contains { $0.sound == name } }),
+              let lowest = document.scenes.flatMap({ $0.cues.filter { $0.sounds.contains(name) }.map(\.pitch) }).min(),
               document.sounds.first(where: { $0.name == name })?.leadingSilenceIntended == false,
-              let frames = frames(in: sound.interleavedSamples),
-              Double(frames) > warningSeconds * Double(sampleRate) else { return nil }
+              let fileFrames = frames(in: sound.interleavedSamples) else { return nil }
+        let frames = lowest < 0 ? Int((Double(fileFrames) * pow(2, -lowest / 12)).rounded()) : fileFrames
+        guard Double(frames) > warningSeconds * Double(sampleRate) else { return nil }
         let silence = milliseconds(frames, sampleRate: sampleRate)
+        let heard = lowest < 0 ? "a cue that plays it \(-lowest) semitones down is heard \(silence) after its moment"
+            : "every cue that plays it is heard \(silence) after its moment"
         return reference.diagnostic(
-            "the sound \"\(name)\" starts with \(silence) of silence, so every cue that plays it is heard \(silence) after its moment",
+            "the sound \"\(name)\" starts with \(milliseconds(fileFrames, sampleRate: sampleRate)) of silence, so \(heard)",
             hint: "trim the silence from the file, or fire its cues that much earlier "
                 + String(format: "(\"offset\": %.4f)", -Double(frames) / Double(sampleRate))
                 + "; if the silence is intended, say so on the sound: { \"path\": \"\(reference.path)\", \"leadingSilence\": \"intended\" }",

@@ -112,9 +112,9 @@ public struct PlaylistAudio: Sendable {
             } + heldCueStops(ofScene: scene, frame: frame)
         case .cueDue(let firing, let frame):
             guard let sound = bank.index(of: firing.sound) else { return [] }
-            // A sound that varies plays this firing's draw: a gain about its own, and one of its takes.
+            // At the cue's pitch; a sound that varies plays this firing's draw: a gain about its own, and one of its takes.
             let drawn = bank.variations[sound].map { firing.variation($0) }
-            let played = drawn.map { bank.take($0.take, of: sound) } ?? sound
+            let played = bank.index(of: sound, pitch: firing.pitch, take: drawn?.take)
             let gain = gain(sound, firing.gain * (drawn?.linearGain ?? 1))
             return [.start(VoiceStart(sound: played, frame: frame, gain: gain * sceneGain(firing.scene), pan: Float(firing.pan),
                                       loops: firing.loops, tag: Self.cueTag(scene: firing.scene, cue: firing.cue),
@@ -193,7 +193,7 @@ public struct PlaylistAudio: Sendable {
     private func heldCues(ofScene index: Int) -> [(tag: UInt32, fadeFrames: Int)] {
         guard document.scenes.indices.contains(index) else { return [] }
         return document.scenes[index].cues.enumerated().compactMap { cueIndex, cue in
-            guard cue.endsWithScene, bank.index(of: cue.sound) != nil else { return nil }
+            guard cue.endsWithScene, cue.sounds.contains(where: { bank.index(of: $0) != nil }) else { return nil }
             return (Self.cueTag(scene: index, cue: cueIndex), frames(seconds: cue.fadeOut))
         }
     }

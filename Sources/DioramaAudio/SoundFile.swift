@@ -119,15 +119,24 @@ public enum SoundFile {
         return converted.samples
     }
 
-    /// A take of `sound` `semitones` higher (or lower, when negative), at the same rate: resampled by libsamplerate, so
-    /// it plays faster and shorter (or slower and longer) from the same first sample. For a varied sound (`SoundVariation`).
-    public static func take(of sound: MixerSound, semitones: Double, path: String) throws(SoundLoadError) -> MixerSound {
+    /// A take of `sound` (at `sampleRate`) `semitones` higher (or lower, when negative), at the same rate: resampled by
+    /// libsamplerate, so it plays faster and shorter (or slower and longer) from the same first sample. For a cue's
+    /// `pitch` and a varied sound's takes (`SoundVariation`). A take longer than `maximumDuration` is refused.
+    public static func take(of sound: MixerSound, semitones: Double, path: String,
+                            sampleRate: Int = AudioFormat.sampleRate) throws(SoundLoadError) -> MixerSound {
         // Output frames per input frame: a semitone up plays 2^(1/12) times as fast.
-        let converted = convert(sound.storedSamples, channels: sound.channels, ratio: pow(2, -semitones / 12))
+        let ratio = pow(2, -semitones / 12)
+        let seconds = Double(sound.frameCount) * ratio / Double(sampleRate)
+        guard seconds <= maximumDuration else {
+            throw SoundLoadError(soundName: sound.name, path: path,
+                                 reason: "played \(abs(semitones)) semitones down it would last \(Int(seconds)) s, over the \(Int(maximumDuration)) s limit for a sound",
+                                 hint: "play it less far down, or shorten the file")
+        }
+        let converted = convert(sound.storedSamples, channels: sound.channels, ratio: ratio)
         guard converted.status == 0 else {
             throw SoundLoadError(soundName: sound.name, path: path,
                                  reason: "its take \(semitones) semitones away could not be made: \(String(cString: src_strerror(converted.status)))",
-                                 hint: "give it a smaller \"pitch\" variation")
+                                 hint: "play it at a pitch nearer its own")
         }
         let name = sound.name + " " + (semitones > 0 ? "+" : "") + "\(semitones) st"
         // The converter's filter rings ahead of the first sound by a few samples, far below hearing; silence before the

@@ -212,7 +212,17 @@ public struct Ambience: Sendable, Equatable {
 
 /// A sound fired at a moment of the scene.
 public struct Cue: Sendable, Equatable {
-    public var sound: String
+    /// The sounds a firing picks from (`"sound": ["tine-a", "tine-b"]`), one per firing, drawn from a seed of the scene,
+    /// the cue and the firing (`CueFiring.pick`); a single sound plays on every firing. `[""]` on a stop cue.
+    public var sounds: [String]
+    /// The cue's sound: the first of `sounds` (the only one unless the cue picks from several).
+    public var sound: String {
+        get { sounds.first ?? "" }
+        set { sounds = [newValue] }
+    }
+    /// Semitones the sound plays higher (or lower, when negative) than its file (`"pitch"`), within `pitchRange`:
+    /// a copy resampled when the sounds load, starting on the firing's sample as the file does. 0: the file's pitch.
+    public var pitch: Double = 0
     public var trigger: CueTrigger
     /// Seconds added to the trigger's time (may be negative), exactly as written.
     public var offset: Rational
@@ -238,7 +248,7 @@ public struct Cue: Sendable, Equatable {
     public init(sound: String, trigger: CueTrigger, offset: Rational = .zero, gain: Double = 1, pan: Double = 0,
                 id: String? = nil, stop: String? = nil, loops: Bool = false, until: CueMoment? = nil,
                 fadeOut: Double = 0, duck: Ducking? = nil) {
-        self.sound = sound
+        self.sounds = [sound]
         self.trigger = trigger
         self.offset = offset
         self.gain = gain
@@ -250,6 +260,14 @@ public struct Cue: Sendable, Equatable {
         self.fadeOut = fadeOut
         self.duck = duck
     }
+
+    /// The semitones a cue's `pitch` may take: two octaves down to two octaves up.
+    public static let pitchRange: ClosedRange<Double> = -24...24
+    /// The sounds a cue may pick from.
+    public static let maximumPickedSounds = 64
+    /// The pitches other than its own one sound may be played at in a document, all cues together: each is a copy of
+    /// the sound (seven for a sound that varies in pitch) made when the sounds load.
+    public static let maximumPitchesPerSound = 24
 }
 
 public enum CueTrigger: Sendable, Equatable {

@@ -673,11 +673,14 @@ public final class Player {
         sync?.audioClockStartedOver()
     }
 
-    /// Each sound's name, path, gain, variation (its takes are in the bank) and file state.
+    /// Each sound's name, path, gain, variation, the pitches cues play it at (its takes and copies are in the bank)
+    /// and file state.
     private static func soundSignature(of playlist: LoadedPlaylist) -> [String] {
-        playlist.document.sounds.map { sound in
+        let pitches = SoundBank.pitches(in: playlist.document)
+        return playlist.document.sounds.map { sound in
             let path = sound.path.hasPrefix("/") ? sound.path : playlist.baseDirectory + "/" + sound.path
-            return "\(sound.name)|\(sound.path)|\(sound.gain)|\(String(describing: sound.vary))|\(String(describing: FileWatch.Signature.of(path)))"
+            return "\(sound.name)|\(sound.path)|\(sound.gain)|\(String(describing: sound.vary))|\(pitches[sound.name] ?? [])"
+                + "|\(String(describing: FileWatch.Signature.of(path)))"
         }
     }
 

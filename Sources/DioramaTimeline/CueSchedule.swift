@@ -21,7 +21,10 @@ public struct CueFiring: Sendable, Equatable {
     public var sceneID: String
     /// Index of the cue in the scene's `cues`.
     public var cue: Int
+    /// The sound it plays: the cue's, or the one this firing picked of the cue's set (`pick(from:)`).
     public var sound: String
+    /// Semitones the sound plays higher (or lower) than its file: the cue's `pitch`.
+    public var pitch: Double = 0
     /// The cue's linear gain (the sound's own gain is applied by the sound bank).
     public var gain: Double
     /// -1 (left) ... 1 (right).
@@ -161,8 +164,10 @@ public struct CueSchedule: Sendable, Equatable {
                 switchedOff = time + until.offset
             }
             for (sceneTime, trigger) in occurrences(of: cue.trigger, offset: cue.offset, in: scene) where switchedOff.map({ sceneTime < $0 }) ?? true {
-                result.append(CueFiring(scene: index, sceneID: scene.id, cue: cueIndex, sound: cue.sound, gain: cue.gain, pan: cue.pan,
-                                        sceneTime: sceneTime, trigger: trigger, offset: cue.offset))
+                var firing = CueFiring(scene: index, sceneID: scene.id, cue: cueIndex, sound: cue.sound, pitch: cue.pitch, gain: cue.gain,
+                                       pan: cue.pan, sceneTime: sceneTime, trigger: trigger, offset: cue.offset)
+                firing.sound = firing.pick(from: cue.sounds)
+                result.append(firing)
             }
         }
         return bounded(result.enumerated().sorted { lhs, rhs in

@@ -75,7 +75,7 @@ public struct Verifier: Sendable {
             return FrameComparison.check(scene: item.scene, sceneID: item.sceneID, at: item.at!, golden: golden, language: language,
                                          tolerance: tolerance, differing: differing, name: name, evaluator: evaluator, renderer: renderer)
         case .count(let cue, let expected):
-            let name = "\(item.cueLabel ?? "cue \(cue)") (\(scene.cues[cue].sound)) fires \(expected) time\(expected == 1 ? "" : "s")"
+            let name = "\(item.cueLabel ?? "cue \(cue)") (\(scene.cues[cue].sounds.joined(separator: " or "))) fires \(expected) time\(expected == 1 ? "" : "s")"
             let times = schedule.cues.filter { $0.firing.scene == item.scene && $0.firing.cue == cue }
                 .map { $0.firing.sceneTime.decimalDescription }
             let list = times.isEmpty ? "" : " (at " + times.prefix(8).joined(separator: ", ") + (times.count > 8 ? ", ..." : "") + " s)"

@@ -1,7 +1,7 @@
 import ArgumentParser
 import DioramaDocument
 
-/// `--tap NODE@SECONDS` of `render`, `export` and `timeline`: a tap given to a tappable node, as a viewer's click would.
+/// `--tap NODE@SECONDS` of `render`, `export`, `timeline` and `verify`: a tap given to a tappable node, as a viewer's click would.
 ///
 /// SECONDS is scene time in the scene that holds the node. A node id found in several scenes is written
 /// `SCENE/NODE@SECONDS`. Component ids contain `/` too (`leftDoor/panel`), so the whole text before `@` is tried

@@ -20,13 +20,19 @@ struct Verify: AsyncParsableCommand {
             golden frame writes NAME-actual.png and NAME-diff.png beside the golden (a missing golden, \
             NAME-actual.png; its folder is made when it does not exist).
 
+            --tap NODE@SECONDS taps a tappable node as a click in the player would (as with `render` \
+            and `export`), so what a tap starts is verified too: its cues heard on their samples, and the \
+            expectations at times after it.
+
             Exit status: 0 when every check passes, 1 when one fails, 2 when FILE or the \
-            expectations file does not load (located errors, as `diorama check` prints them).
+            expectations file does not load (located errors, as `diorama check` prints them) or a \
+            --tap is refused.
 
             Examples:
               diorama verify
               diorama verify scenes.json --junit verify-report.xml
               diorama verify my-scenes.json --expect timing.verify.json
+              diorama verify scenes.json --tap record-player/button@14
             """
     )
 
@@ -42,8 +48,20 @@ struct Verify: AsyncParsableCommand {
     @Flag(help: "Check only the expectations file, not the cues' sound.")
     var skipAudio = false
 
+    @Option(name: .customLong("tap"), help: ArgumentHelp(TapOption.help, valueName: "NODE@SECONDS"))
+    var taps: [TapOption] = []
+
     func run() async throws {
-        let loaded = try loadDocumentOrExit(file)
+        let original = try loadDocumentOrExit(file)
+        let loaded: LoadedDocument
+        do {
+            loaded = LoadedDocument(document: try TapOption.apply(taps, to: original.document), path: original.path,
+                                    baseDirectory: original.baseDirectory, warnings: original.warnings,
+                                    mediaReferences: original.mediaReferences)
+        } catch {
+            StandardStreams.writeError(error.description + "\n")
+            throw ExitCode(2)
+        }
         let expectationsPath = expect ?? Expectations.defaultPath(besides: file)
         var expectations: Expectations?
         if let expectationsPath, expect != nil || FileManager.default.fileExists(atPath: expectationsPath) {

@@ -48,7 +48,7 @@ import Testing
         #expect(Set(starts.map(\.sound)).count >= 3)
         // Seven takes: the file, then six more after it in the bank, each its own length (higher is shorter).
         #expect(audio.bank.sounds.count == 7)
-        let lengths = (0..<7).map { audio.bank.sounds[audio.bank.take($0, of: 0)].frameCount }
+        let lengths = (0..<7).map { audio.bank.sounds[audio.bank.index(of: 0, take: $0)].frameCount }
         #expect(lengths == lengths.sorted(by: >), "\(lengths)")
         let octaveRatio = Double(lengths[0]) / Double(lengths[6])
         #expect(abs(octaveRatio - pow(2, 1.0 / 12)) < 0.001, "\(octaveRatio)")

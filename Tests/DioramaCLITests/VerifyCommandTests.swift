@@ -103,4 +103,43 @@ import Testing
         #expect(bad.standardError.hasPrefix("\(folder.path("swing.verify.json")):1:15: error: \"lateness\" must be at least 0, not -1 (at lateness)"),
                 "\(bad.standardError)")
     }
+
+    /// `--tap` as `render` and `export` take it: what the tap starts is verified, and a tap that cannot count is refused.
+    @Test func aTapGivenOnTheCommandLineIsVerified() throws {
+        let folder = try TemporaryFolder()
+        let media = DioramaCommand.repositoryRoot.appendingPathComponent("media").path
+        let json = """
+            { "canvas": { "width": 160, "height": 90 }, "sounds": { "bell": "\(media)/bell.flac" },
+              "scenes": [{ "id": "pond", "duration": 2,
+                "cues": [{ "id": "ding", "sound": "bell", "tap": "button", "offset": 0.25 }],
+                "nodes": [{ "type": "rect", "id": "button", "width": 40, "height": 40, "fill": "#c33", "tap": {} }] }] }
+            """
+        try Data(json.utf8).write(to: folder.url.appendingPathComponent("pond.json"))
+        try Data(#"{ "expect": [{ "scene": "pond", "cue": "ding", "fires": 1 }] }"#.utf8)
+            .write(to: folder.url.appendingPathComponent("pond.verify.json"))
+        let scenes = folder.path("pond.json")
+
+        let untapped = try DioramaCommand.run(["verify", scenes])
+        #expect(untapped.status == 1, "\(untapped.standardOutput)\n\(untapped.standardError)")
+        #expect(untapped.standardOutput.contains("FAIL  pond: cue \"ding\" (bell) fires 1 time: expected 1, found 0"), "\(untapped.standardOutput)")
+
+        let tapped = try DioramaCommand.run(["verify", scenes, "--tap", "button@0.500001"])
+        #expect(tapped.status == 0, "\(tapped.standardOutput)\n\(tapped.standardError)")
+        let lines = tapped.standardOutput.split(separator: "\n").map(String.init)
+        // Tapped at 0.500001 s, plus 0.25: ceil(0.750001 × 48 000) = 36 001, and the bell's own 2 samples of silence.
+        #expect(lines.contains("ok    pond: cue 0 \"ding\" (bell) firing 1 starts on its sample: sample 36003 (scene 0.7501 s), "
+                               + "its cue's 36001 plus 2 of its sound's leading silence"), "\(lines)")
+        #expect(lines.contains("ok    pond: cue \"ding\" (bell) fires 1 time: fires 1 time (at 0.750001 s)"), "\(lines)")
+        #expect(lines.last?.hasPrefix("4 passed, 0 failed") == true, "\(lines)")
+
+        let unknown = try DioramaCommand.run(["verify", scenes, "--tap", "buton@1"])
+        #expect(unknown.status == 2)
+        #expect(unknown.standardError == "error: --tap buton@1: no node \"buton\" in any scene\n  hint: the tappable nodes are pond/button\n")
+        #expect(unknown.standardOutput.isEmpty, "no check runs")
+        let second = try DioramaCommand.run(["verify", scenes, "--tap", "button@0.5", "--tap", "button@1"])
+        #expect(second.status == 2)
+        #expect(second.standardError.hasPrefix(
+            "error: --tap button@1 would be the second tap of \"button\" (after --tap button@0.5), but the scene \"pond\" waits for its first tap only"),
+            "\(second.standardError)")
+    }
 }

@@ -1,4 +1,5 @@
 import DioramaDocument
+import DioramaTestSupport
 @testable import DioramaTimeline
 import Testing
 
@@ -39,5 +40,47 @@ import Testing
         let draw = Self.firing(iteration: 3).variation(SoundVariation())
         #expect(draw == FiringVariation(gainDecibels: 0, take: 0))
         #expect(draw.linearGain == 1)
+    }
+
+    static let tines = ["tine-a", "tine-b", "tine-c"]
+
+    @Test func aPickIsTheSameForTheSameFiringAndSpreadOverTheSet() {
+        let picks = (0..<300).map { Self.firing(iteration: $0).pick(from: Self.tines) }
+        #expect(picks == (0..<300).map { Self.firing(iteration: $0).pick(from: Self.tines) })
+        // Each sound about a third of the time; consecutive firings often differ.
+        for tine in Self.tines {
+            let count = picks.filter { $0 == tine }.count
+            #expect((70...130).contains(count), "\(tine): \(count) of 300")
+        }
+        #expect(zip(picks, picks.dropFirst()).filter { $0 != $1 }.count > 150)
+        // Another cue or scene picks its own sequence.
+        #expect((0..<20).map { Self.firing(cue: 1, iteration: $0).pick(from: Self.tines) } != Array(picks.prefix(20)))
+        #expect((0..<20).map { Self.firing(scene: "swing", iteration: $0).pick(from: Self.tines) } != Array(picks.prefix(20)))
+    }
+
+    @Test func aSingleSoundIsAlwaysPickedAndPickingLeavesTheVariationAlone() {
+        #expect(Self.firing(iteration: 5).pick(from: ["bell"]) == "bell")
+        // The pick is a draw of its own: the variation of a firing is what it is without a set.
+        let firing = Self.firing(iteration: 7)
+        #expect(firing.variation(Self.vary) == Self.firing(iteration: 7).variation(Self.vary))
+        #expect(firing.pick(from: Self.tines) == firing.pick(from: Self.tines))
+    }
+
+    @Test func theScheduleNamesThePickedSoundAndThePitchOfEachFiring() throws {
+        let json = """
+            { "canvas": { "width": 10, "height": 10 },
+              "sounds": { "tine-a": "a.wav", "tine-b": "b.wav", "tine-c": "c.wav" },
+              "scenes": [{ "id": "music-box", "duration": 10,
+                "cues": [{ "sound": ["tine-a", "tine-b", "tine-c"], "pitch": -5, "node": "drum", "animation": "turn", "on": "iteration" }],
+                "nodes": [{ "type": "rect", "id": "drum", "width": 1, "height": 1, "fill": "#fff",
+                  "animations": [{ "id": "turn", "property": "rotation", "from": 0, "to": 360, "duration": 0.5, "repeat": "forever" }] }] }] }
+            """
+        let scene = try DocumentFixtures.decode(json).document.scenes[0]
+        #expect(scene.cues[0].sounds == Self.tines && scene.cues[0].sound == "tine-a" && scene.cues[0].pitch == -5)
+        let firings = CueSchedule.firings(of: scene, index: 0)
+        #expect(firings.count == 20)
+        #expect(firings.allSatisfy { $0.pitch == -5 })
+        #expect(firings.map(\.sound) == firings.map { $0.pick(from: Self.tines) })
+        #expect(Set(firings.map(\.sound)) == Set(Self.tines))
     }
 }

@@ -213,4 +213,32 @@ import Testing
         samples[2 * 30_000] += 0.5
         #expect(detector.onsets(in: samples, frames: 1000..<48_000) == [30_000])
     }
+
+    /// A pitched cue and one picking from a set are proven as any other: on their samples, as their own sounds; the file
+    /// at its own pitch mixed in place of the pitched copy is caught.
+    @Test func pitchedAndPickedCuesAreHeardOnTheirSamplesAsTheirOwnSounds() throws {
+        let json = VerifyFixtures.json()
+            .replacingOccurrences(of: #"{ "sound": "bell", "at": 0.6, "gain": 0.6, "pan": 0.5 }"#,
+                                  with: #"{ "sound": ["bell", "noise"], "at": 0.6, "gain": 0.6, "pan": 0.5, "pitch": 7 }"#)
+            .replacingOccurrences(of: #"{ "sound": "bell", "node": "disc", "animation": "turn", "on": "end" }"#,
+                                  with: #"{ "sound": "bell", "node": "disc", "animation": "turn", "on": "end", "pitch": -5 }"#)
+        let loaded = try VerifyFixtures.load(json, in: folder)
+        let audio = PlaylistAudio(document: loaded.document, directory: folder.url.path, sampleRate: VerifyFixtures.rate)
+        #expect(audio.warnings.isEmpty)
+        let schedule = CueSchedule(document: loaded.document, sampleRate: VerifyFixtures.rate)
+        #expect(schedule.cues.map(\.firing.pitch) == [0, 7, -5, 0])
+        let checks = AudioVerification(audio: audio, schedule: schedule).checks()
+        #expect(checks.count == 9)
+        #expect(checks.allSatisfy { $0.passed }, "\(checks.filter { !$0.passed }.map(\.line))")
+
+        // The bell down 5 semitones replaced by the bell as it is: heard on its sample, but not as its sound.
+        let bell = try #require(audio.bank.index(of: "bell"))
+        let lowered = audio.bank.index(of: bell, pitch: -5)
+        #expect(lowered != bell)
+        var sounds = audio.bank.sounds
+        sounds[lowered] = sounds[bell]
+        let failures = AudioVerification(audio: audio, schedule: schedule, mixedSounds: sounds).checks().filter { !$0.passed }
+        #expect(failures.map(\.name) == ["cue 2 (bell) firing 1 starts on its sample"], "\(failures.map(\.line))")
+        #expect(failures.first?.detail.contains("but it is not its sound \"bell\"") == true, "\(failures.first?.detail ?? "")")
+    }
 }

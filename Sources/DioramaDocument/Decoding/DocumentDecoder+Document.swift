@@ -353,12 +353,17 @@ extension DocumentDecoder {
         return false
     }
 
-    private func soundReference(_ fields: Fields, sounds: [SoundDefinition], what: String) -> String? {
+    func soundReference(_ fields: Fields, sounds: [SoundDefinition], what: String) -> String? {
         guard let name = string(fields, "sound", what: what, required: true), let member = fields["sound"] else { return nil }
+        return soundName(name, offset: member.value.offset, path: fields.path("sound"), sounds: sounds)
+    }
+
+    /// `name`, written at `offset`, when it is one of `sounds`; else nil after a located error with a did-you-mean.
+    func soundName(_ name: String, offset: Int, path: String, sounds: [SoundDefinition]) -> String? {
         usedSounds.insert(name)
         guard sounds.contains(where: { $0.name == name }) else {
             let names = sounds.map(\.name)
-            error(member.value.offset, fields.path("sound"), "no sound named \"\(name)\" in \"sounds\"",
+            error(offset, path, "no sound named \"\(name)\" in \"sounds\"",
                   hint: Self.suggestion(for: name, among: names)
                       ?? (names.isEmpty ? "add it to the top-level \"sounds\" object" : "the sounds are \(Self.list(names.prefix(12).map { "\"\($0)\"" }, conjunction: "and"))"))
             return nil
@@ -387,16 +392,20 @@ extension DocumentDecoder {
         }
         let what = "a cue"
         guard let fields = object(value, path: path, what: what, keys: DocumentKeys.cue) else { return nil }
-        let sound = soundReference(fields, sounds: sounds, what: what)
+        let picked = cueSounds(fields, sounds: sounds)
+        let pitch = cuePitch(fields, sounds: picked)
         let gain = number(fields, "gain", default: 1, range: .closed(0, 4), what: what)
         let pan = number(fields, "pan", default: 0, range: .closed(-1, 1), what: what)
         let limit = DocumentLimits.maximumSceneDuration
         let offset = optional(fields, "offset", default: Rational.zero) { self.time($0, path: $1, minimum: -limit, maximum: limit) }
         let trigger = cueTrigger(fields, use: .cue, scope: scope, sceneDuration: sceneDuration, offset: offset)
         let lasting = lastingSound(fields, trigger: trigger, offset: offset, scope: scope, sceneDuration: sceneDuration, ids: &ids)
-        guard let sound, let gain, let pan, let offset, let trigger, let lasting else { return nil }
-        return Cue(sound: sound, trigger: trigger, offset: offset, gain: gain, pan: pan, id: lasting.id, loops: lasting.loops,
-                   until: lasting.until, fadeOut: lasting.fadeOut, duck: lasting.duck)
+        guard let picked, let pitch, let gain, let pan, let offset, let trigger, let lasting else { return nil }
+        var cue = Cue(sound: picked[0], trigger: trigger, offset: offset, gain: gain, pan: pan, id: lasting.id, loops: lasting.loops,
+                      until: lasting.until, fadeOut: lasting.fadeOut, duck: lasting.duck)
+        cue.sounds = picked
+        cue.pitch = pitch
+        return cue
     }
 
     /// The moment a cue (or a stop cue, an `until`, an ambience's `start`) names: `at`, or `node` + `animation` + `on`.

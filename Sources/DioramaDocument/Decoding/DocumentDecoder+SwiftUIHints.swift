@@ -47,6 +47,10 @@ extension DocumentDecoder {
         ("subviews", "children", "a group's nodes are \"children\""),
         ("content", "children", "a group's nodes are \"children\""),
         ("nodes", "children", "a group's nodes are \"children\""),
+        ("rate", "pitch", "a sound's playback rate is its \"pitch\" here, in semitones: 12 plays it at twice the rate, -12 at half"),
+        ("playbackRate", "pitch", "a sound's playback rate is its \"pitch\" here, in semitones: 12 plays it at twice the rate, -12 at half"),
+        ("transpose", "pitch", "write \"pitch\" in semitones: 12 is an octave up, -12 an octave down"),
+        ("semitones", "pitch", "write \"pitch\" in semitones: 12 is an octave up, -12 an octave down"),
     ]
 
     /// The hint for an unknown key that SwiftUI spells differently, when the object has the key it means.

@@ -15,6 +15,8 @@ final class DocumentDecoder {
     var reportedNodeLimit = false
     /// Sound names used by cues and ambience, to warn about unused ones.
     var usedSounds = Set<String>()
+    /// The pitches other than 0 that cues play each sound at, by sound name (DocumentDecoder+CueSound.swift).
+    var cuePitches: [String: [Double]] = [:]
     /// The document's components and the instances being expanded (DocumentDecoder+Components.swift).
     var components = ComponentState()
     /// The current scene's decoded animations with where their `after` is written, for the scene's timing checks.

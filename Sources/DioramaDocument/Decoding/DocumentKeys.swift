@@ -8,7 +8,7 @@ enum DocumentKeys {
     static let soundVariation = ["gain", "pitch"]
     static let scene = ["id", "title", "duration", "background", "ambience", "cues", "nodes", "markers"]
     static let ambience = ["sound", "gain", "fadeIn", "fadeOut", "start"]
-    static let cue = ["sound", "at", "node", "animation", "on", "offset", "gain", "pan", "marker", "id", "loop", "until", "fadeOut", "duck", "stop"]
+    static let cue = ["sound", "at", "node", "animation", "on", "offset", "gain", "pan", "pitch", "marker", "id", "loop", "until", "fadeOut", "duck", "stop"]
         + ["tap", "nth"]
     /// A node's `"tap"`.
     static let tap = ["auto"]
