@@ -195,6 +195,9 @@ public final class FrameRenderer {
             history.staticPrefixes.append(try StaticPrefix.drawn(key: key, nodes: Array(nodes)) { surface in
                 try drawFrame(snapshot, nodes: nodes, on: surface, clearing: true)
             })
+            // Damage is looked at again now, not at the next eighth frame: a still background that joins the prefix
+            // stops widening areas (the flower's first ten frames were whole while its prefix settled).
+            history.wholeFrames = 0
         }
         let prefix = history.staticPrefixes.last!
         let target = Target(pixels: pixels, stride: stride, key: key)
