@@ -43,6 +43,8 @@ public struct CueFiring: Sendable, Equatable {
     public var duck: Ducking? = nil
     /// When its sound is ended early (its `until` or a stop cue); nil: at its own end, or the scene's end.
     public var end: End? = nil
+    /// For a cue that repeats (`every`): which firing after its trigger's this is, 0 the trigger's own.
+    public var repetition = 0
 }
 
 /// A cue firing placed on the playlist's timeline.
@@ -160,9 +162,20 @@ public struct CueSchedule: Sendable, Equatable {
             if let until = cue.until, case .tap(let node, let nth) = until.trigger, let time = scene.tapTime(of: node, nth: nth) {
                 switchedOff = time + until.offset
             }
-            for (sceneTime, trigger) in occurrences(of: cue.trigger, offset: cue.offset, in: scene) where switchedOff.map({ sceneTime < $0 }) ?? true {
-                result.append(CueFiring(scene: index, sceneID: scene.id, cue: cueIndex, sound: cue.sound, gain: cue.gain, pan: cue.pan,
-                                        sceneTime: sceneTime, trigger: trigger, offset: cue.offset))
+            var fired = 0
+            for (triggerTime, trigger) in occurrences(of: cue.trigger, offset: cue.offset, in: scene) {
+                // A cue with `every` fires again after each firing of its trigger, within the scene.
+                let delays = cue.repetition?.offsets(from: triggerTime, before: scene.duration, limit: maximumFiringsPerCue - fired) ?? [.zero]
+                for (repetition, delay) in delays.enumerated() {
+                    let sceneTime = triggerTime + delay
+                    guard switchedOff.map({ sceneTime < $0 }) ?? true else { break }
+                    var firing = CueFiring(scene: index, sceneID: scene.id, cue: cueIndex, sound: cue.sound, gain: cue.gain, pan: cue.pan,
+                                           sceneTime: sceneTime, trigger: trigger, offset: cue.offset)
+                    firing.repetition = repetition
+                    result.append(firing)
+                    fired += 1
+                }
+                if fired >= maximumFiringsPerCue { break }
             }
         }
         return bounded(result.enumerated().sorted { lhs, rhs in

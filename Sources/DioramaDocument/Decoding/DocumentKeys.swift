@@ -10,6 +10,7 @@ enum DocumentKeys {
     static let ambience = ["sound", "gain", "fadeIn", "fadeOut", "start"]
     static let cue = ["sound", "at", "node", "animation", "on", "offset", "gain", "pan", "marker", "id", "loop", "until", "fadeOut", "duck", "stop"]
         + ["tap", "nth"]
+        + ["every", "count"]
     /// A node's `"tap"`.
     static let tap = ["auto"]
     static let cueKeyframeEvent = ["keyframe"]
