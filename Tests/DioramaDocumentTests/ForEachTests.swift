@@ -107,6 +107,8 @@ import Testing
     @Test func aForEachWithoutAnIndexMakesIdenticalCopiesWithNumberedIds() throws {
         let scene = try Self.scene(Self.document(nodes: ##"{ "type": "rect", "id": "bar", "forEach": { "count": 2 }, "width": 4, "height": 4, "fill": "#fff" }"##))
         #expect(scene.nodes.map(\.id) == ["bar[0]", "bar[1]"])
+        let unnamed = Self.diagnostics(Self.document(nodes: ##"{ "type": "rect", "forEach": { "count": 3 }, "width": { "param": "i" }, "height": 4, "fill": "#fff" }"##))
+        #expect(unnamed.first?.contains(#"hint: name the index in the forEach around it: "forEach": { "count": 3, "index": "i" }"#) == true, "\(unnamed)")
         let empty = try Self.scene(Self.document(nodes: ##"{ "type": "rect", "forEach": { "count": 0 }, "width": 4, "height": 4, "fill": "#fff" }"##))
         #expect(empty.nodes.isEmpty)
     }

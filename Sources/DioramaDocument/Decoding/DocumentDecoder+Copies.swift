@@ -12,6 +12,8 @@ struct RepetitionCopy {
     /// The index's name; nil for a forEach without one.
     var index: String?
     var value: Int
+    /// How many copies the forEach makes.
+    var count: Int
     /// The `forEach` key, and the path of the node it repeats.
     var offset: Int
     var path: String
@@ -57,7 +59,7 @@ extension DocumentDecoder {
         var nodes: [Node] = []
         // Past a limit, further copies would only be refused one by one.
         for copy in 0..<count where !reportedNodeLimit && !components.reportedExpansionLimit {
-            components.copies.append(RepetitionCopy(index: index, value: copy, offset: member.keyOffset, path: path,
+            components.copies.append(RepetitionCopy(index: index, value: copy, count: count, offset: member.keyOffset, path: path,
                                                     instanceDepth: components.instances.count))
             var replaced: Set<Int> = []
             let written = index.flatMap { substituteIndex(node, name: $0, value: copy, path: path, replaced: &replaced) } ?? node
@@ -239,6 +241,9 @@ extension DocumentDecoder {
     func parameterHint(_ value: JSONValue) -> String? {
         guard case .object(let members) = value.kind, let member = members.first(where: { $0.key == "param" }) else { return nil }
         let indexes = components.copies.compactMap(\.index)
+        if indexes.isEmpty, !components.copies.isEmpty {
+            return "name the index in the forEach around it: \"forEach\": { \"count\": \(components.copies.last!.count), \"index\": \"i\" }"
+        }
         if !indexes.isEmpty, case .string(let name) = member.value.kind {
             return Self.suggestion(for: name, among: indexes)
                 ?? "\"\(name)\" is no index here: the indexes here are \(Self.list(indexes.map { "\"\($0)\"" }, conjunction: "and"))"
