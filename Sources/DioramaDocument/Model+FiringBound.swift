@@ -87,7 +87,7 @@ extension Scene {
     /// The most the scene's cues and stop cues can fire: in all, and in any one second (one-shots at known times
     /// counted where they fall, every other cue as if at its densest in that second).
     public var firingBounds: (count: Int, perSecond: Int) {
-        let bounds = cues.map { firingBound(of: $0.trigger, offset: $0.offset) }
+        let bounds = cues.map { firingBound(of: $0) }
         let count = bounds.reduce(0) { $0.addingReportingOverflow($1.count).overflow ? Int.max : $0 + $1.count }
         return (count, Self.mostInOneSecond(bounds))
     }

@@ -244,6 +244,8 @@ public struct Cue: Sendable, Equatable {
     public var fadeOut: Double
     /// Lowers the scene's ambience while the sound plays.
     public var duck: Ducking?
+    /// Fires again `every` seconds after each firing of its trigger (`"every"`, `"count"`).
+    public var repetition: CueRepetition? = nil
 
     public init(sound: String, trigger: CueTrigger, offset: Rational = .zero, gain: Double = 1, pan: Double = 0,
                 id: String? = nil, stop: String? = nil, loops: Bool = false, until: CueMoment? = nil,

@@ -46,6 +46,8 @@ public struct CueFiring: Sendable, Equatable {
     public var duck: Ducking? = nil
     /// When its sound is ended early (its `until` or a stop cue); nil: at its own end, or the scene's end.
     public var end: End? = nil
+    /// For a cue that repeats (`every`): which firing after its trigger's this is, 0 the trigger's own.
+    public var repetition = 0
 }
 
 /// A cue firing placed on the playlist's timeline.
@@ -163,11 +165,22 @@ public struct CueSchedule: Sendable, Equatable {
             if let until = cue.until, case .tap(let node, let nth) = until.trigger, let time = scene.tapTime(of: node, nth: nth) {
                 switchedOff = time + until.offset
             }
-            for (sceneTime, trigger) in occurrences(of: cue.trigger, offset: cue.offset, in: scene) where switchedOff.map({ sceneTime < $0 }) ?? true {
-                var firing = CueFiring(scene: index, sceneID: scene.id, cue: cueIndex, sound: cue.sound, pitch: cue.pitch, gain: cue.gain,
-                                       pan: cue.pan, sceneTime: sceneTime, trigger: trigger, offset: cue.offset)
-                firing.sound = firing.pick(from: cue.sounds)
-                result.append(firing)
+            var fired = 0
+            for (triggerTime, trigger) in occurrences(of: cue.trigger, offset: cue.offset, in: scene) {
+                // A cue with `every` fires again after each firing of its trigger, within the scene.
+                let delays = cue.repetition?.offsets(from: triggerTime, before: scene.duration, limit: maximumFiringsPerCue - fired) ?? [.zero]
+                for (repetition, delay) in delays.enumerated() {
+                    let sceneTime = triggerTime + delay
+                    guard switchedOff.map({ sceneTime < $0 }) ?? true else { break }
+                    var firing = CueFiring(scene: index, sceneID: scene.id, cue: cueIndex, sound: cue.sound, pitch: cue.pitch, gain: cue.gain,
+                                           pan: cue.pan, sceneTime: sceneTime, trigger: trigger, offset: cue.offset)
+                    firing.repetition = repetition
+                    // Picked after the repetition is set: each repetition draws anew (`firingIndex`).
+                    firing.sound = firing.pick(from: cue.sounds)
+                    result.append(firing)
+                    fired += 1
+                }
+                if fired >= maximumFiringsPerCue { break }
             }
         }
         return bounded(result.enumerated().sorted { lhs, rhs in

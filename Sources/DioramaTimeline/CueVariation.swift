@@ -19,11 +19,14 @@ public struct FiringVariation: Sendable, Equatable {
 
 extension CueFiring {
     /// Which firing of its cue this is in a visit of the scene: the iteration of the animation or Lottie loop that
-    /// fired it; 0 for a cue that fires once (a time, a marker, a tap).
+    /// fired it; 0 for a cue that fires once (a time, a marker, a tap); for a cue that repeats (`every`), its
+    /// repetition, counted on from its trigger's firing (`repetition`).
     public var firingIndex: Int {
         switch trigger {
-        case .animation(_, _, _, let iteration), .lottie(_, _, _, let iteration): iteration
-        case .at, .marker, .tap: 0
+        case .animation(_, _, _, let iteration), .lottie(_, _, _, let iteration):
+            // A repeated firing of an iteration: numbered past every iteration's own, so no two firings share one.
+            repetition == 0 ? iteration : (iteration &+ 1) &* DocumentLimits.maximumCueCount &+ repetition
+        case .at, .marker, .tap: repetition
         }
     }
 

@@ -68,7 +68,7 @@ public struct TimelineReport: Sendable {
                 ("pan", Self.number(f.pan)),
                 ("offset", Self.seconds(f.offset)),
                 ("trigger", "{" + Self.fields(Self.triggerFields(f.trigger)) + "}"),
-            ] + lastingFields(cue)) + "}"
+            ] + (f.repetition > 0 ? [("repetition", "\(f.repetition)")] : []) + lastingFields(cue)) + "}"
         }.joined(separator: ",")
         out += schedule.cues.isEmpty ? "]" : "\n  ]"
         out += lastingSections()
@@ -172,9 +172,9 @@ public struct TimelineReport: Sendable {
     }
 
     /// `at 5.5`, `marker doorsOpen`, `buoy.bob to #3`, `swing.arc keyframe 2 #0`, with `+0.2 s` when the cue has an
-    /// offset, then how the sound lasts.
+    /// offset and `every #2` for a repetition (`every`), then how the sound lasts.
     static func describe(_ firing: CueFiring) -> String {
-        describeTrigger(firing.trigger, offset: firing.offset) + lasting(firing)
+        describeTrigger(firing.trigger, offset: firing.offset) + (firing.repetition > 0 ? " every #\(firing.repetition)" : "") + lasting(firing)
     }
 
     static func table(header: [String], rightAligned: Set<Int>, rows: [[String]]) -> String {

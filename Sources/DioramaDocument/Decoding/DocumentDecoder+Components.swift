@@ -37,6 +37,9 @@ struct ParameterReference {
     /// The offsets inside `{ "param": NAME }`: a reference left in place (its parameter has no valid value) is
     /// silent, its problem having been reported where the parameter or value is written.
     var innerOffsets: [Int]
+    /// Arithmetic on a number parameter's value: `{ "param": NAME, "times": 2, "plus": 10 }`, as written.
+    var times: String? = nil
+    var plus: String? = nil
 }
 
 /// A component placed inside another's node: an edge of the graph searched for loops.
@@ -101,6 +104,8 @@ struct ComponentState {
     var reportedExpansionLimit = false
     /// Innermost last.
     var instances: [InstanceContext] = []
+    /// The copies of forEach nodes being decoded, innermost last (DocumentDecoder+Copies.swift).
+    var copies: [RepetitionCopy] = []
     /// Notes added to every problem reported while they are set (checking a parameter's value).
     var notes: [String] = []
     /// Problems reported so far, by offset and message: inside an instance, a template's mistake is reported once,
@@ -282,22 +287,24 @@ extension DocumentDecoder {
     private func scanTemplate(_ root: JSONValue, path rootPath: String, into definition: inout ComponentDefinition) -> Int {
         let declared = definition.parameters.map(\.name)
         var count = 0
-        func record(_ name: String, _ value: JSONValue, _ member: JSONMember, _ path: String) {
+        func record(_ name: String, _ value: JSONValue, _ member: JSONMember, _ path: String,
+                    arithmetic: (times: String?, plus: String?) = (nil, nil)) {
             definition.references[value.offset] = ParameterReference(parameter: name, path: path,
-                                                                     innerOffsets: [value.offset, member.keyOffset, member.value.offset])
+                                                                     innerOffsets: [value.offset, member.keyOffset, member.value.offset],
+                                                                     times: arithmetic.times, plus: arithmetic.plus)
         }
-        var pending: [(value: JSONValue, path: String)] = [(root, rootPath)]
-        while let (value, path) = pending.popLast() {
+        // With the indexes of the forEach nodes around each value: references to them are replaced copy by copy.
+        var pending: [(value: JSONValue, path: String, indexes: [String])] = [(root, rootPath, [])]
+        while let (value, path, indexes) = pending.popLast() {
             count += 1
             switch value.kind {
             case .array(let elements):
-                for (index, element) in elements.enumerated().reversed() { pending.append((element, path + "[\(index)]")) }
+                for (index, element) in elements.enumerated().reversed() { pending.append((element, path + "[\(index)]", indexes)) }
             case .object(let members):
                 if let member = members.first(where: { $0.key == "param" }) {
                     count += 1
-                    if let other = members.first(where: { $0.key != "param" }) {
-                        error(other.keyOffset, JSONPath.appending(key: other.key, to: path),
-                              "a parameter reference has one key, \"param\"", hint: "write { \"param\": \"\(Self.parameterName(member.value) ?? "name")\" } alone")
+                    if case .string(let name) = member.value.kind, indexes.contains(name) { continue }
+                    guard let arithmetic = referenceArithmetic(members, path: path) else {
                         record("", value, member, path)
                         continue
                     }
@@ -319,7 +326,16 @@ extension DocumentDecoder {
                                       : "its parameters are \(Self.list(declared.map { "\"\($0)\"" }, conjunction: "and")); declare others in \"parameters\""))
                         continue
                     }
-                    record(name, value, member, path)
+                    if arithmetic.times != nil || arithmetic.plus != nil,
+                       let type = definition.parameters.first(where: { $0.name == name })?.type, type != .number {
+                        let key = arithmetic.times != nil ? "times" : "plus"
+                        error(members.first { $0.key == key }!.keyOffset, JSONPath.appending(key: key, to: path),
+                              "\"\(key)\" applies to a number, and \"\(name)\" is \(type.description) parameter",
+                              hint: "remove \"times\" and \"plus\", or use a number parameter")
+                        record("", value, member, path)
+                        continue
+                    }
+                    record(name, value, member, path, arithmetic: arithmetic)
                     continue
                 }
                 if members.contains(where: { $0.key == "type" && Self.isString($0.value, "component") }),
@@ -334,7 +350,14 @@ extension DocumentDecoder {
                         continue
                     }
                 }
-                for member in members.reversed() { pending.append((member.value, JSONPath.appending(key: member.key, to: path))) }
+                var inner = indexes
+                if let forEach = members.first(where: { $0.key == "forEach" }), case .object(let fields) = forEach.value.kind,
+                   let index = fields.first(where: { $0.key == "index" }), case .string(let name) = index.value.kind {
+                    inner.append(name)
+                }
+                for member in members.reversed() {
+                    pending.append((member.value, JSONPath.appending(key: member.key, to: path), member.key == "forEach" ? indexes : inner))
+                }
             default:
                 break
             }
@@ -345,11 +368,6 @@ extension DocumentDecoder {
     private static func isString(_ value: JSONValue, _ text: String) -> Bool {
         if case .string(let string) = value.kind { return string == text }
         return false
-    }
-
-    private static func parameterName(_ value: JSONValue) -> String? {
-        if case .string(let name) = value.kind { return name }
-        return nil
     }
 
     /// Components that place themselves, directly or through others: each loop once, at the placement that
@@ -445,8 +463,12 @@ extension DocumentDecoder {
     /// The id a node written as `written` gets where it is decoded: scoped by the instance being expanded
     /// ("leftDoor/panel"), or nil inside an instance without an id.
     func scopedNodeID(_ written: String) -> String? {
-        guard let instance = components.instances.last, !written.isEmpty else { return written }
-        return instance.id.map { "\($0)/\(written)" }
+        guard !written.isEmpty else { return written }
+        // Inside copies of a forEach written in the same template (or scene): "petal[3]", "grid[2][5]".
+        let depth = components.instances.count
+        let suffix = components.copies.filter { $0.instanceDepth == depth }.map { "[\($0.value)]" }.joined()
+        guard let instance = components.instances.last else { return written + suffix }
+        return instance.id.map { "\($0)/\(written)\(suffix)" }
     }
 
     /// A component node's content: a group holding the expanded template (flipped inside a second group when
@@ -506,8 +528,12 @@ extension DocumentDecoder {
             components.givenValues[offset] = (uses[0].sourcePath,
                 "the parameter \"\(uses[0].parameter)\" of \"\(name)\" is used at \(locationText(uses[0].referenceOffset)) (\(uses[0].referencePath))")
         }
-        guard var node = decodeNode(expanded, path: JSONPath.appending(key: "node", to: definition.path),
-                                    depth: depth + (mirror == nil ? 1 : 2), scope: &scope) else { return nil }
+        let templatePath = JSONPath.appending(key: "node", to: definition.path)
+        let templateDepth = depth + (mirror == nil ? 1 : 2)
+        guard var node = Self.hasForEach(expanded)
+            // A template that is a forEach: its copies, in a group.
+            ? Node(content: .group(Group(children: decodeNodeOrCopies(expanded, path: templatePath, depth: templateDepth + 1, scope: &scope))))
+            : decodeNode(expanded, path: templatePath, depth: templateDepth, scope: &scope) else { return nil }
         if let mirror {
             // The flip's centre is the template's frame, where it has one (moved by its offset): its content bounds
             // shrink to a clip, so a clipped template would otherwise flip about its clip.
@@ -591,6 +617,19 @@ extension DocumentDecoder {
                     silenced.formUnion(reference.innerOffsets)
                     return nil
                 }
+                if reference.times != nil || reference.plus != nil {
+                    // A value worked out from the one given: its problems are the template's, located at the reference.
+                    guard case .number(let literal) = argument.value.kind,
+                          let result = Self.arithmetic(literal, times: reference.times, plus: reference.plus) else {
+                        error(value.offset, reference.path,
+                              "arithmetic takes a value of at most \(NumberRange.grouped(DocumentLimits.maximumArithmeticOperand)) either way, with at most 6 decimal places",
+                              hint: "give \"\(reference.parameter)\" a smaller or rounder value",
+                              notes: ["the value is given at \(locationText(argument.value.offset)) (\(argument.path))"])
+                        silenced.formUnion(reference.innerOffsets)
+                        return nil
+                    }
+                    return JSONValue(kind: .number(result), offset: value.offset)
+                }
                 substitutions[argument.value.offset, default: []].append(ParameterSubstitution(
                     parameter: reference.parameter, sourcePath: argument.path, referenceOffset: value.offset,
                     referencePath: reference.path))
@@ -626,7 +665,7 @@ extension DocumentDecoder {
     /// gets a note naming where the value is used; any other gets a note naming where the component is placed.
     /// The same problem of a template is reported once, however many instances place it.
     func located(_ problem: Problem) -> Problem? {
-        var problem = problem
+        guard var problem = locatedInCopies(problem) else { return nil }
         problem.notes += components.notes
         let key = "\(problem.offset) \(problem.message)"
         guard !components.instances.isEmpty else {
@@ -737,6 +776,6 @@ extension DocumentDecoder {
     /// A hint for `{ "param": ... }` where it is not replaced: outside a component's node.
     static func parameterOutsideComponentHint(_ value: JSONValue) -> String? {
         guard case .object(let members) = value.kind, members.contains(where: { $0.key == "param" }) else { return nil }
-        return "{ \"param\": ... } is replaced only inside a component's \"node\"; here, write the value itself"
+        return "{ \"param\": ... } is replaced only inside a component's \"node\" or a node with \"forEach\"; here, write the value itself"
     }
 }

@@ -282,7 +282,7 @@ extension DocumentDecoder {
     private func checkFirings(of scene: Scene, cues sources: [(offset: Int, path: String)]) {
         guard !scene.cues.isEmpty else { return }
         let resolved = scene.resolvingStarts()
-        let bounds = resolved.cues.map { resolved.firingBound(of: $0.trigger, offset: $0.offset) }
+        let bounds = resolved.cues.map { resolved.firingBound(of: $0) }
         let (count, perSecond) = resolved.firingBounds
         let hint = "a cue on an animation fires on every iteration: bind it to a slower animation, give the animation "
             + "a \"repeat\" count, or shorten the scene"
@@ -400,11 +400,13 @@ extension DocumentDecoder {
         let offset = optional(fields, "offset", default: Rational.zero) { self.time($0, path: $1, minimum: -limit, maximum: limit) }
         let trigger = cueTrigger(fields, use: .cue, scope: scope, sceneDuration: sceneDuration, offset: offset)
         let lasting = lastingSound(fields, trigger: trigger, offset: offset, scope: scope, sceneDuration: sceneDuration, ids: &ids)
-        guard let picked, let pitch, let gain, let pan, let offset, let trigger, let lasting else { return nil }
+        let repetition = cueRepetition(fields)
+        guard let picked, let pitch, let gain, let pan, let offset, let trigger, let lasting, repetition.valid else { return nil }
         var cue = Cue(sound: picked[0], trigger: trigger, offset: offset, gain: gain, pan: pan, id: lasting.id, loops: lasting.loops,
                       until: lasting.until, fadeOut: lasting.fadeOut, duck: lasting.duck)
         cue.sounds = picked
         cue.pitch = pitch
+        cue.repetition = repetition.repetition
         return cue
     }
 

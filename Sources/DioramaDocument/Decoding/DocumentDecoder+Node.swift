@@ -6,9 +6,7 @@ extension DocumentDecoder {
     func decodeNodes(_ elements: [JSONValue], path: String, depth: Int, scope: inout SceneScope) -> [Node] {
         var nodes: [Node] = []
         for (index, element) in elements.enumerated() {
-            if let node = decodeNode(element, path: path + "[\(index)]", depth: depth, scope: &scope) {
-                nodes.append(node)
-            }
+            nodes += decodeNodeOrCopies(element, path: path + "[\(index)]", depth: depth, scope: &scope)
         }
         return nodes
     }

@@ -119,7 +119,7 @@ final class DocumentDecoder {
         let subject = what.map { "\($0) must be" } ?? "\"\(Self.lastKey(of: path))\" must be"
         components.isReportingTypeMismatch = true
         defer { components.isReportingTypeMismatch = false }
-        error(value.offset, path, "\(subject) \(expected), not \(value.typeDescription)", hint: hint ?? Self.parameterOutsideComponentHint(value))
+        error(value.offset, path, "\(subject) \(expected), not \(value.typeDescription)", hint: hint ?? parameterHint(value))
     }
 
     /// Reports a missing required key at the object's opening brace.

@@ -10,6 +10,7 @@ enum DocumentKeys {
     static let ambience = ["sound", "gain", "fadeIn", "fadeOut", "start"]
     static let cue = ["sound", "at", "node", "animation", "on", "offset", "gain", "pan", "pitch", "marker", "id", "loop", "until", "fadeOut", "duck", "stop"]
         + ["tap", "nth"]
+        + ["every", "count"]
     /// A node's `"tap"`.
     static let tap = ["auto"]
     static let cueKeyframeEvent = ["keyframe"]
@@ -17,7 +18,9 @@ enum DocumentKeys {
     static let lottieEvent = ["marker", "frame"]
     static let component = ["parameters", "node"]
     static let componentParameter = ["type", "default"]
-    static let parameterReference = ["param"]
+    static let parameterReference = ["param", "times", "plus"]
+    /// A node's `"forEach"`: how many copies, and the index's name.
+    static let forEach = ["count", "index"]
     /// What a cue names its moment with; an `until` or a `start` object takes the same keys, plus `offset`.
     static let trigger = ["at", "node", "animation", "on", "marker"] + ["tap", "nth"]
     static let moment = trigger + ["offset"]
@@ -30,6 +33,7 @@ enum DocumentKeys {
                              "hueRotation", "blur", "shadow", "mask", "zIndex", "frame", "animations"]
         + ["clipShape", "anchorPoint", "scaleAnchorPoint"]
         + ["tap"]
+        + ["forEach"]
     /// Keys of nodes that draw an outline: rect, circle, ellipse, polygon, path, wave, line.
     static let shapeStyle = ["fill", "stroke", "trim"]
 
