@@ -148,6 +148,12 @@ import Testing
         #expect(found.path.hasSuffix(".after"))
     }
 
+    @Test func aLottieMarkerWrittenFlatIsShownHowToWriteIt() throws {
+        let found = try #require(problem(nodes: [Self.lid, Self.drum(), Self.tine(after: #"{ "node": "drum", "marker": "p1" }"#)]))
+        #expect(found.hint == #"for a marker of the Lottie node "drum", write { "node": "drum", "on": { "marker": "p1" } }"#)
+        #expect(found.place.hasPrefix("10:"))
+    }
+
     @Test func aLottieNodesOwnAfterIsCheckedLikeAnAnimations() throws {
         let found = try #require(problem(nodes: [#"{ "type": "lottie", "id": "drum", "path": "drum.json", "after": { "tap": "lod" } }"#, Self.lid]))
         #expect(found.message == #"no node with id "lod" in this scene"#)

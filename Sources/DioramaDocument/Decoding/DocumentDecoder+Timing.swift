@@ -140,9 +140,17 @@ extension DocumentDecoder {
         if let tap = fields["tap"] { return tapAnchor(fields, member: tap, value: value, path: path) }
         if let marker = fields["marker"] {
             if let other = fields.members.first(where: { animationKeys.contains($0.key) }) {
+                // `"node"` beside `"marker"` without `"animation"` is most likely a Lottie node's marker written flat.
+                let lottieHint: String?
+                if case .string(let node)? = fields["node"]?.value.kind, !fields.has("animation"),
+                   case .string(let name) = marker.value.kind {
+                    lottieHint = "for a marker of the Lottie node \"\(Self.shortened(node))\", write { \"node\": \"\(Self.shortened(node))\", \"on\": { \"marker\": \"\(Self.shortened(name))\" } }"
+                } else {
+                    lottieHint = nil
+                }
                 error(other.keyOffset, fields.path(other.key),
                       "\"after\" names one moment: a marker (\"marker\") or an animation's event (\"node\", \"animation\", \"on\"), not both",
-                      hint: "remove \"marker\" or the animation's keys")
+                      hint: lottieHint ?? "remove \"marker\" or the animation's keys")
                 return nil
             }
             guard let name = string(fields, "marker", what: what, required: true) else { return nil }
