@@ -1,12 +1,12 @@
 /// When every animation and every Lottie node's playback of a scene starts, in scene seconds, exactly.
 ///
-/// An animation (or a Lottie node) without `after` starts at its `delay`. One `after` a marker starts at the marker's time plus its
-/// delay; one `after` another animation's event starts at the first time that event happens plus its delay, the
-/// other animation's own start resolved first (dependency order); one `after` a Lottie node's marker or frame at
-/// the `nth` time that frame appears (the first by default), through the node's own resolved start, speed and
-/// loops: frame steps over `frameRate × speed`. `diorama check` refuses what cannot be
-/// resolved (unknown names, events that never happen, loops); a scene built in code with such a reference gets
-/// the animation's delay from the scene's start instead.
+/// An animation (or a Lottie node) without `after` starts at its `delay`. One `after` a marker starts at the
+/// marker's time plus its delay; one `after` another animation's event starts at the first time that event happens
+/// plus its delay, the other animation's own start resolved first (dependency order); one `after` a Lottie node's
+/// marker or frame at the `nth` time that frame appears (the first by default), through the node's own resolved
+/// start, speed and loops: frame steps over `frameRate × speed`. `diorama check` refuses what cannot be resolved
+/// (unknown names, events that never happen, loops); a scene built in code with such a reference gets the
+/// animation's delay from the scene's start instead.
 ///
 /// Resolved once per scene: the snapshot evaluator, the cue schedule and the timeline report all work on
 /// `Scene.resolvingStarts()`, so they agree to the sample.
@@ -63,12 +63,12 @@ public struct SceneTiming: Sendable, Equatable {
                     var start = Start(node: node.id, animation: nil, path: nodePath, after: lottie.playback.after, time: lottie.playback.delay)
                     start.isLottie = true
                     starts.append(start)
-                    items.append(StartResolver.Item(lottie: lottie, dependency: .sceneStart))
+                    items.append(StartResolver.Item(timed: .lottie(lottie), dependency: .sceneStart))
                 }
                 for (animationIndex, animation) in node.animations.enumerated() {
                     starts.append(Start(node: node.id, animation: animation.id, path: "\(nodePath).animations[\(animationIndex)]",
                                         after: animation.after, time: animation.delay))
-                    items.append(StartResolver.Item(animation: animation, dependency: .sceneStart))
+                    items.append(StartResolver.Item(timed: .animation(animation), dependency: .sceneStart))
                 }
                 if case .group(let group) = node.content { visit(group.children, path: "\(nodePath).children") }
             }
@@ -207,21 +207,6 @@ enum StartResolver {
         var timed: Timed
         var dependency: Dependency
 
-        init(animation: Animation, dependency: Dependency) {
-            timed = .animation(animation)
-            self.dependency = dependency
-        }
-
-        init(lottie: LottieContent, dependency: Dependency) {
-            timed = .lottie(lottie)
-            self.dependency = dependency
-        }
-
-        init(timed: Timed, dependency: Dependency) {
-            self.timed = timed
-            self.dependency = dependency
-        }
-
         /// Its `delay`: from what it starts after, or from the scene's start.
         var delay: Rational {
             switch timed {
@@ -275,10 +260,10 @@ enum StartResolver {
                         }
                     }
                 }
-                switch items[top].dependency {
-                case .tap(nil): waiting[top] = true
-                case .animation(let dependency, _), .lottie(let dependency, _, _): waiting[top] = waiting[dependency]
-                default: break
+                if case .tap(nil) = items[top].dependency {
+                    waiting[top] = true
+                } else if let dependency = items[top].dependency.target {
+                    waiting[top] = waiting[dependency]
                 }
                 let (start, failure) = waiting[top] ? (nil, nil) : self.start(of: items[top], dependencyStarts: starts, items: items)
                 starts[top] = start

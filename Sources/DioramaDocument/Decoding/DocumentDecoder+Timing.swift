@@ -202,8 +202,8 @@ extension DocumentDecoder {
     private func lottiePass(_ fields: Fields) -> Int? {
         guard let member = fields["nth"] else { return 1 }
         if case .string(let text) = member.value.kind {
-            error(member.value.offset, fields.path("nth"), "\"nth\" counts the passes of a Lottie with a number, not \"\(Self.shortened(text))\"",
-                  hint: "1 is the first time the frame appears, 2 the second (a looping Lottie's next pass)")
+            error(member.value.offset, fields.path("nth"), "\"nth\" counts the appearances of a Lottie's frame with a number, not \"\(Self.shortened(text))\"",
+                  hint: "1 is the first time the frame appears (the default), 2 the second (a looping Lottie's next pass)")
             return nil
         }
         if case .number(let literal) = member.value.kind, let count = Self.integerValue(literal), count < 1 {
