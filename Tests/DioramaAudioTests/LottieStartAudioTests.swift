@@ -50,8 +50,18 @@ import Testing
         drum.playback.delay = .zero
         document.scenes[0].nodes[1].content = .lottie(drum)
         #expect(CueSchedule(document: document, sampleRate: 48_000).cues.isEmpty)
-
         let tap = Rational(1_000_001, 1_000_000)
+        // What the player draws: the first frame while nobody taps, then the frames from the tap on.
+        func frame(_ evaluator: SceneEvaluator, at time: Rational) -> Int? {
+            guard case .lottie(let shown) = evaluator.snapshot(scene: 0, at: time.doubleValue).nodes[1].content else { return nil }
+            return shown.frame
+        }
+        let untapped = SceneEvaluator(document: document)
+        #expect(frame(untapped, at: Rational(5)) == 0)
+        let tapped = untapped.tapping(scene: 0, taps: ["lid": tap])
+        #expect(frame(tapped, at: tap + Rational(1, 30)) == 1)
+        #expect(frame(tapped, at: tap + Rational(59, 30)) == 59)
+
         document.scenes[0].taps = ["lid": tap]
         let schedule = CueSchedule(document: document, sampleRate: 48_000)
         // The tap's cue, then frame 0 on each of the drum's two passes (2 s each).
