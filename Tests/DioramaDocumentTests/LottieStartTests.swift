@@ -150,7 +150,7 @@ import Testing
 
     @Test func aLottieMarkerWrittenFlatIsShownHowToWriteIt() throws {
         let found = try #require(problem(nodes: [Self.lid, Self.drum(), Self.tine(after: #"{ "node": "drum", "marker": "p1" }"#)]))
-        #expect(found.hint == #"for a marker of the Lottie node "drum", write { "node": "drum", "on": { "marker": "p1" } }"#)
+        #expect(found.hint == #"remove "marker" or the animation's keys; for a marker of a Lottie node, write { "node": "drum", "on": { "marker": "p1" } }"#)
         #expect(found.place.hasPrefix("10:"))
     }
 

@@ -140,11 +140,12 @@ extension DocumentDecoder {
         if let tap = fields["tap"] { return tapAnchor(fields, member: tap, value: value, path: path) }
         if let marker = fields["marker"] {
             if let other = fields.members.first(where: { animationKeys.contains($0.key) }) {
-                // `"node"` beside `"marker"` without `"animation"` is most likely a Lottie node's marker written flat.
+                // `"node"` beside `"marker"` without `"animation"` may be a Lottie node's marker written flat.
                 let lottieHint: String?
                 if case .string(let node)? = fields["node"]?.value.kind, !fields.has("animation"),
                    case .string(let name) = marker.value.kind {
-                    lottieHint = "for a marker of the Lottie node \"\(Self.shortened(node))\", write { \"node\": \"\(Self.shortened(node))\", \"on\": { \"marker\": \"\(Self.shortened(name))\" } }"
+                    lottieHint = "remove \"marker\" or the animation's keys; for a marker of a Lottie node, write "
+                        + "{ \"node\": \"\(Self.shortened(node))\", \"on\": { \"marker\": \"\(Self.shortened(name))\" } }"
                 } else {
                     lottieHint = nil
                 }
