@@ -22,13 +22,13 @@ import Testing
         try SoundFileWriter.write(click.samples, channels: 1, sampleRate: 48_000, format: .flac16, to: folder.path("click.flac"))
     }
 
-    /// `auto`: the lid's `auto` tap, if any; `cues`: the scene's cues.
-    func document(auto: String?, cues: String) throws -> Document {
+    /// `auto`: the lid's `auto` tap, if any; `cues` and `ambience`: the scene's.
+    func document(auto: String?, cues: String, ambience: String = "") throws -> Document {
         let tap = auto.map { #"{ "auto": \#($0) }"# } ?? "{}"
         let json = """
             { "canvas": { "width": 100, "height": 100 }, "sounds": { "click": "click.flac" },
               "scenes": [{ "id": "box", "duration": 8,
-                "cues": [\(cues)],
+                "cues": [\(cues)], "ambience": [\(ambience)],
                 "nodes": [
                   { "type": "rect", "id": "lid", "width": 10, "height": 10, "fill": "#fff", "tap": \(tap) },
                   { "type": "lottie", "id": "drum", "path": "drum.json", "repeat": 2, "delay": 0.5, "after": { "tap": "lid" } },
@@ -107,6 +107,19 @@ import Testing
         let firstSounding = (0..<(pcm.count / 2)).first { pcm[2 * $0] != 0 || pcm[2 * $0 + 1] != 0 }
         #expect(firstSounding == 144_000)
         #expect(pcm[2 * 143_999] == 0 && pcm[2 * 143_999 + 1] == 0)
+    }
+
+    @Test("a stop cue and an ambience's start on a tapped Lottie's marker and frame land on their samples")
+    func stopsAndAmbienceStartsFollowTheLottiesStart() throws {
+        let document = try document(auto: "2", cues: """
+            { "sound": "click", "id": "hum", "loop": true, "tap": "lid" },
+            { "stop": "hum", "node": "drum", "on": { "frame": 45 } }
+            """, ambience: #"{ "sound": "click", "start": { "node": "drum", "on": { "marker": "p1" } } }"#)
+        let schedule = CueSchedule(document: document, sampleRate: 48_000)
+        // Frame 45 appears at 2.5 + 45/30 = 4 s and, on the second pass, at 6 s (a stop acts on each, as a cue fires);
+        // an ambience starts once, on p1's first appearance (frame 15) at 3 s.
+        #expect(schedule.stops.map(\.sampleIndex) == [192_000, 288_000])
+        #expect(schedule.ambienceStarts.map(\.sampleIndex) == [144_000])
     }
 
     @Test("the timeline lists the Lottie's resolved start and the picture draws its passes from it")
