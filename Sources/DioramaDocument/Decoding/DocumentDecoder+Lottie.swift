@@ -28,7 +28,7 @@ extension DocumentDecoder {
         guard let file, let member = fields["path"] else { return nil }
         let info: LottieAnimationInfo
         switch LottieFileReader.read(path: DocumentLoader.resolve(file, against: baseDirectory), shownPath: file,
-                                     allowedRoot: baseDirectory) {
+                                     allowedRoot: baseDirectory, archives: archives) {
         case .failure(let problem):
             error(member.value.offset, fields.path("path"), problem.message, hint: problem.hint)
             return nil
