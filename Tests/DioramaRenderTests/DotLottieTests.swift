@@ -1,4 +1,3 @@
-import CZlib
 import DioramaDocument
 import DioramaRender
 import DioramaTestSupport
@@ -15,35 +14,6 @@ import Testing
     init() throws {
         folder = try TemporaryFolder()
         try Data(animation.utf8).write(to: folder.url.appendingPathComponent("square.json"))
-    }
-
-    /// A zip archive made here: each entry stored (method 0) or deflated (method 8), with a central directory.
-    /// `declaredSize` overrides an entry's uncompressed size as the archive states it (for bombs and liars).
-    static func zip(_ entries: [(name: String, bytes: [UInt8], deflated: Bool)], declaredSize: [String: Int] = [:]) -> [UInt8] {
-        func u16(_ value: Int) -> [UInt8] { [UInt8(value & 0xFF), UInt8(value >> 8 & 0xFF)] }
-        func u32(_ value: Int) -> [UInt8] { u16(value & 0xFFFF) + u16(value >> 16 & 0xFFFF) }
-        var archive: [UInt8] = [], directory: [UInt8] = []
-        for entry in entries {
-            let crc = entry.bytes.withUnsafeBufferPointer { Int(crc32(0, $0.baseAddress, uInt($0.count))) }
-            let packed = entry.deflated ? deflate(entry.bytes) : entry.bytes
-            let size = declaredSize[entry.name] ?? entry.bytes.count
-            let name = Array(entry.name.utf8)
-            let common = u16(20) + u16(0) + u16(entry.deflated ? 8 : 0) + u16(0) + u16(0) + u32(crc) + u32(packed.count) + u32(size)
-                + u16(name.count) + u16(0)
-            directory += u32(0x0201_4b50) + u16(20) + common + u16(0) + u16(0) + u16(0) + u32(0) + u32(archive.count) + name
-            archive += u32(0x0403_4b50) + common + name + packed
-        }
-        let start = archive.count
-        return archive + directory + u32(0x0605_4b50) + u16(0) + u16(0) + u16(entries.count) + u16(entries.count)
-            + u32(directory.count) + u32(start) + u16(0)
-    }
-
-    /// Raw deflate (zlib's stream without its 2-byte header and 4-byte checksum).
-    static func deflate(_ bytes: [UInt8]) -> [UInt8] {
-        var length = compressBound(uLong(bytes.count))
-        var out = [UInt8](repeating: 0, count: Int(length))
-        _ = compress2(&out, &length, bytes, uLong(bytes.count), 9)
-        return Array(out[2..<(Int(length) - 4)])
     }
 
     func write(_ bytes: [UInt8], to name: String) throws {
@@ -75,8 +45,8 @@ import Testing
     @Test func aDotLottieArchiveDrawsTheSamePixelsAsItsJSON() throws {
         let json = Array(animation.utf8)
         let manifest = Array(#"{ "version": "1", "animations": [{ "id": "square" }] }"#.utf8)
-        try write(Self.zip([("manifest.json", manifest, false), ("animations/square.json", json, true)]), to: "v1.lottie")
-        try write(Self.zip([("manifest.json", Array(#"{ "version": "2", "animations": [{ "id": "s" }] }"#.utf8), true),
+        try write(LottieFixtures.zip([("manifest.json", manifest, false), ("animations/square.json", json, true)]), to: "v1.lottie")
+        try write(LottieFixtures.zip([("manifest.json", Array(#"{ "version": "2", "animations": [{ "id": "s" }] }"#.utf8), true),
                             ("a/s.json", json, false)]), to: "v2.lottie")
         let renderer = FrameRenderer(imageDirectory: folder.url)
         for frame in [0, 15, 40] {
@@ -88,7 +58,7 @@ import Testing
     }
 
     @Test func markersInsideAnArchiveFireCuesOnTheSameSamples() throws {
-        try write(Self.zip([("animations/square.json", Array(animation.utf8), true)]), to: "drum.lottie")
+        try write(LottieFixtures.zip([("animations/square.json", Array(animation.utf8), true)]), to: "drum.lottie")
         let cues = #"{ "sound": "tick", "node": "sq", "on": { "marker": "pluck" } }, { "sound": "tick", "node": "sq", "on": { "marker": "end" }, "offset": 0.01 }"#
         let fromJSON = CueSchedule(document: try decode(path: "square.json", cues: cues).document, sampleRate: 48_000)
         let loaded = try decode(path: "drum.lottie", cues: cues)
@@ -104,7 +74,7 @@ import Testing
     @Test func theManifestChoosesTheAnimation() throws {
         let other = LottieFixtures.json(outPoint: "30")
         let manifest = Array(#"{ "animations": [{ "id": "second" }, { "id": "first" }] }"#.utf8)
-        try write(Self.zip([("animations/first.json", Array(other.utf8), false), ("manifest.json", manifest, false),
+        try write(LottieFixtures.zip([("animations/first.json", Array(other.utf8), false), ("manifest.json", manifest, false),
                             ("animations/second.json", Array(animation.utf8), false)]), to: "two.lottie")
         guard case .lottie(let content) = try decode(path: "two.lottie").document.scenes[0].nodes[0].content else {
             Issue.record("no lottie"); return
@@ -115,28 +85,28 @@ import Testing
     @Test func imagesInsideTheArchiveAreEmbedded() throws {
         let json = #"{"v": "5.5.7", "fr": 30, "ip": 0, "op": 10, "w": 4, "h": 4, "assets": [{"id": "img", "w": 1, "h": 1, "u": "/images/", "p": "dot.png", "e": 0}], "layers": []}"#
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47]
-        try write(Self.zip([("animations/a.json", Array(json.utf8), false), ("images/dot.png", png, false)]), to: "image.lottie")
+        try write(LottieFixtures.zip([("animations/a.json", Array(json.utf8), false), ("images/dot.png", png, false)]), to: "image.lottie")
         let loaded = try LottieFileReader.load(path: folder.path("image.lottie"), shownPath: "image.lottie", archives: DotLottieArchive.read).get()
         let text = String(decoding: loaded.json, as: UTF8.self)
         #expect(text.contains(#""p": "data:image/png;base64,iVBORw==""#))
         #expect(text.contains(#""e": 1"#) && !text.contains("dot.png"))
         // Without the image in the archive, the asset is refused as a file rlottie would have to find.
-        try write(Self.zip([("animations/a.json", Array(json.utf8), false)]), to: "noimage.lottie")
+        try write(LottieFixtures.zip([("animations/a.json", Array(json.utf8), false)]), to: "noimage.lottie")
         #expect(problem(path: "noimage.lottie")?.message.contains("image asset") == true)
     }
 
     @Test func aDamagedArchiveIsALocatedErrorWithAHint() throws {
         let json = Array(animation.utf8)
-        let good = Self.zip([("animations/square.json", json, true)])
+        let good = LottieFixtures.zip([("animations/square.json", json, true)])
         try write(Array("PK not really".utf8), to: "text.lottie")
         try write(Array(good.prefix(good.count / 2)), to: "truncated.lottie")
         var flipped = good
         flipped[30 + 22 + 5] ^= 0xFF  // inside the deflated data, past the local header and name
         try write(flipped, to: "flipped.lottie")
-        try write(Self.zip([("animations/square.json", json, true)], declaredSize: ["animations/square.json": 40 << 20]), to: "bomb.lottie")
-        try write(Self.zip([("animations/square.json", json, true)], declaredSize: ["animations/square.json": 100]), to: "liar.lottie")
-        try write(Self.zip([("manifest.json", Array("{}".utf8), false)]), to: "empty.lottie")
-        try write(Self.zip([("animations/square.json", Array(#"{"fr": 30,, }"#.utf8), true)]), to: "broken.lottie")
+        try write(LottieFixtures.zip([("animations/square.json", json, true)], declaredSize: ["animations/square.json": 40 << 20]), to: "bomb.lottie")
+        try write(LottieFixtures.zip([("animations/square.json", json, true)], declaredSize: ["animations/square.json": 100]), to: "liar.lottie")
+        try write(LottieFixtures.zip([("manifest.json", Array("{}".utf8), false)]), to: "empty.lottie")
+        try write(LottieFixtures.zip([("animations/square.json", Array(#"{"fr": 30,, }"#.utf8), true)]), to: "broken.lottie")
         for (file, message) in [
             ("text.lottie", "is not a zip archive, or is truncated: it has no end record"),
             ("truncated.lottie", "is not a zip archive, or is truncated: it has no end record"),
@@ -162,7 +132,7 @@ import Testing
     }
 
     @Test func withoutAnArchiveReaderADotLottieIsRefusedPlainly() throws {
-        try write(Self.zip([("animations/square.json", Array(animation.utf8), false)]), to: "a.lottie")
+        try write(LottieFixtures.zip([("animations/square.json", Array(animation.utf8), false)]), to: "a.lottie")
         let scenes = LottieFixtures.scenes(nodes: #"{ "type": "lottie", "path": "a.lottie" }"#)
         #expect(throws: DocumentLoadError.self) { try DocumentLoader.decode(bytes: Array(scenes.utf8), path: folder.path("scenes.json")) }
     }
