@@ -112,15 +112,17 @@ public enum DocumentLimits {
 /// Reads and validates scenes files.
 public enum DocumentLoader {
     /// Reads and decodes the file at `path`; a missing or unreadable file is a diagnostic at 1:1.
+    /// `archives` unpacks the dotLottie archives lottie nodes name (`DotLottieArchive.read` in DioramaRender);
+    /// without it they are refused.
     ///
-    /// Example: `let loaded = try DocumentLoader.load(path: "scenes.json")`
-    public static func load(path: String) throws(DocumentLoadError) -> LoadedDocument {
+    /// Example: `let loaded = try DocumentLoader.load(path: "scenes.json", archives: DotLottieArchive.read)`
+    public static func load(path: String, archives: ArchiveReader? = nil) throws(DocumentLoadError) -> LoadedDocument {
         let bytes = try read(path: path)
-        return try decode(bytes: bytes, path: path)
+        return try decode(bytes: bytes, path: path, archives: archives)
     }
 
     /// Decodes a scenes file already in memory. `path` names it in messages and sets the base directory.
-    public static func decode(bytes: [UInt8], path: String) throws(DocumentLoadError) -> LoadedDocument {
+    public static func decode(bytes: [UInt8], path: String, archives: ArchiveReader? = nil) throws(DocumentLoadError) -> LoadedDocument {
         let baseDirectory = absoluteDirectory(of: path)
         guard bytes.count <= DocumentLimits.maximumFileSize else {
             throw DocumentLoadError(diagnostics: [tooLarge(path: path, size: bytes.count)])
@@ -130,7 +132,7 @@ public enum DocumentLoader {
         var document: Document?
         var media: [(reference: MediaReference, offset: Int)] = []
         if let value {
-            let decoder = DocumentDecoder(bytes: bytes, file: path, baseDirectory: baseDirectory)
+            let decoder = DocumentDecoder(bytes: bytes, file: path, baseDirectory: baseDirectory, archives: archives)
             document = decoder.decodeDocument(value)
             decoder.finish()
             problems += decoder.problems

@@ -6,7 +6,8 @@ import Foundation
 /// a readable regular file of at most 16 MiB, valid JSON (depth-limited by our parser), a top-level object,
 /// `fr` in (0, 1000], `ip` < `op` with at most 1,000,000 frames between, `w` and `h` in 1...8192, `layers` an
 /// array of objects, `assets` (if present) an array of objects, and `markers` (if present) objects with a string
-/// `cm` and numbers `tm` and `dr` ≥ 0. A `.lottie` file (a zip archive) is refused: rlottie 0.1 reads only JSON.
+/// `cm` and numbers `tm` and `dr` ≥ 0. A `.lottie` file (a dotLottie zip archive) is unpacked first, and the animation inside checked the same way
+/// (`LottieFileReader+Archive.swift`).
 /// What rlottie would build is bounded too (repeater copies, shapes, layers, keyframes), and image assets must be
 /// files inside the scenes folder (`LottieFileReader+Structure.swift`).
 public enum LottieFileReader {
@@ -27,15 +28,27 @@ public enum LottieFileReader {
 
     /// Reads and checks the file at the absolute `path`; `shownPath` names it in messages (as the scenes file wrote it).
     /// - Parameter allowedRoot: the folder no image asset may leave (the scenes file's); nil is the Lottie file's own folder.
-    public static func read(path: String, shownPath: String, allowedRoot: String? = nil) -> Result<LottieAnimationInfo, Problem> {
+    /// - Parameter archives: unpacks a dotLottie archive (`.lottie`); without it such a file is refused.
+    public static func read(path: String, shownPath: String, allowedRoot: String? = nil,
+                            archives: ArchiveReader? = nil) -> Result<LottieAnimationInfo, Problem> {
+        load(path: path, shownPath: shownPath, allowedRoot: allowedRoot, archives: archives).map(\.info)
+    }
+
+    /// A checked animation: what the timeline needs, the JSON to hand rlottie (from a dotLottie archive: the
+    /// animation inside, its images embedded) and the folder rlottie resolves image files against.
+    public struct Loaded: Sendable {
+        public var info: LottieAnimationInfo
+        public var json: [UInt8]
+        public var resourceDirectory: String
+    }
+
+    /// Reads and checks the file at `path` as `read` does, keeping the JSON rlottie is to load.
+    public static func load(path: String, shownPath: String, allowedRoot: String? = nil,
+                            archives: ArchiveReader? = nil) -> Result<Loaded, Problem> {
         let file = "the Lottie file \"\(shownPath)\""
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             return .failure(Problem("\(file) does not exist", hint: Suggestion.missingFileHint(written: shownPath, resolved: path)))
-        }
-        if path.lowercased().hasSuffix(".lottie") {
-            return .failure(Problem("\(file) is a dotLottie archive (a zip), which rlottie cannot read",
-                                    hint: "unzip it and name the JSON animation inside (animations/NAME.json)"))
         }
         guard !isDirectory.boolValue else { return .failure(Problem("\(file) is a folder, not a file")) }
         // Only a regular file: a named pipe would block the open forever. An empty file is reported as invalid JSON.
@@ -49,9 +62,22 @@ public enum LottieFileReader {
             return .failure(Problem("\(file) is over 16 MiB", hint: "Lottie animations for a scene are small; is this the right file?"))
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+        if path.lowercased().hasSuffix(".lottie") {
+            guard let archives else {
+                return .failure(Problem("\(file) is a dotLottie archive (a zip), which is not read here",
+                                        hint: "unzip it and name the JSON animation inside (animations/NAME.json)"))
+            }
+            switch unpack(data, file: file, reader: archives) {
+            case .failure(let problem): return .failure(problem)
+            case .success(let (json, entry)):
+                // Images inside the archive are embedded by now; any other image asset is refused (no folder).
+                return parse(bytes: json, shownPath: shownPath + "/" + entry).map { Loaded(info: $0, json: json, resourceDirectory: directory) }
+            }
+        }
         // rlottie opens an asset at its resource folder (given with a trailing slash) + u + p.
         if let problem = imageAssetProblem(in: data, folder: directory + "/", shownPath: shownPath) { return .failure(problem) }
         return parse(bytes: data, shownPath: shownPath, fileDirectory: directory, allowedRoot: allowedRoot ?? directory)
+            .map { Loaded(info: $0, json: data, resourceDirectory: directory) }
     }
 
     /// Checks Lottie JSON already in memory. `fileDirectory` is where rlottie will look for image assets (nil refuses

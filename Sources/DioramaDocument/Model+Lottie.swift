@@ -52,8 +52,11 @@ public struct LottieMarker: Sendable, Equatable {
 /// `autoreverses`, odd iterations show the frames backwards, last first. Before `delay` the first frame shows;
 /// after the last iteration the frame it ended on stays.
 public struct LottiePlayback: Sendable, Equatable {
-    /// Scene seconds before the first iteration, exactly as written.
+    /// Scene seconds before the first iteration, exactly as written, counted from `after` when it is given.
     public var delay: Rational
+    /// The moment `delay` counts from (a tap, a marker, an animation's event, another Lottie's marker or frame),
+    /// resolved with the animations' starts by `SceneTiming`; nil: the scene's start.
+    public var after: StartAnchor?
     /// Playback rate (> 0).
     public var speed: Rational
     /// The frames one iteration plays, in the file's frame numbers; the whole file (`inPoint..<outPoint`) by default.
@@ -62,12 +65,52 @@ public struct LottiePlayback: Sendable, Equatable {
     public var autoreverses: Bool
 
     public init(delay: Rational = .zero, speed: Rational = .one, frames: Range<Int>, repeatCount: RepeatCount = .count(1),
-                autoreverses: Bool = false) {
+                autoreverses: Bool = false, after: StartAnchor? = nil) {
         self.delay = delay
+        self.after = after
         self.speed = speed
         self.frames = frames
         self.repeatCount = repeatCount
         self.autoreverses = autoreverses
+    }
+
+    /// The step (0-based frame count from the iteration's start) at which file frame `frame` appears in iteration
+    /// `iteration`, or nil when it does not appear there: outside the segment, or the turning frame of an
+    /// autoreverse, which has stayed on screen since the end of the previous iteration (it appears once, not twice).
+    public func step(of frame: Int, inIteration iteration: Int) -> Int? {
+        guard frames.contains(frame) else { return nil }
+        let reversed = autoreverses && iteration % 2 == 1
+        let step = reversed ? frames.upperBound - 1 - frame : frame - frames.lowerBound
+        return autoreverses && iteration > 0 && step == 0 ? nil : step
+    }
+
+    /// Frame steps from the first iteration's start to the `nth` appearance (from 1) of file frame `frame`; nil
+    /// when it appears fewer times (outside the segment, too few iterations). Its scene time is the start plus
+    /// this over `frameRate × speed`.
+    public func stepsToAppearance(of frame: Int, nth: Int) -> Int128? {
+        guard nth >= 1, frames.contains(frame) else { return nil }
+        let count = Int128(max(1, frames.count))
+        var seen = 0
+        var iteration = 0
+        // An appearance comes at least every second iteration, so this visits at most 2·nth + 1 of them.
+        while repeatCount.allows(iteration), iteration <= 2 * nth {
+            if let step = step(of: frame, inIteration: iteration) {
+                seen += 1
+                if seen == nth { return Int128(iteration) * count + Int128(step) }
+            }
+            iteration += 1
+        }
+        return nil
+    }
+}
+
+extension RepeatCount {
+    /// Whether iteration `iteration` (from 0) is played.
+    func allows(_ iteration: Int) -> Bool {
+        switch self {
+        case .count(let count): iteration < max(1, count)
+        case .forever: true
+        }
     }
 }
 
@@ -84,6 +127,14 @@ public struct LottieContent: Sendable, Equatable {
         self.rect = rect
         self.animation = animation
         self.playback = playback ?? LottiePlayback(frames: animation.inPoint..<animation.outPoint)
+    }
+
+    /// The file frame an event names: a marker's frame (nil for an unknown marker), or the frame itself.
+    public func frame(of event: LottieEvent) -> Int? {
+        switch event {
+        case .marker(let name): animation.marker(named: name)?.frame
+        case .frame(let frame): frame
+        }
     }
 }
 

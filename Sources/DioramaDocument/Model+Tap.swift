@@ -95,8 +95,8 @@ extension Scene {
         return times[nth - 1]
     }
 
-    /// Which taps of each tappable node something waits for (node id -> counts from 1): animations `after`
-    /// them, cues, stop cues and `until`s on them, ambience starts. A tap past the highest count changes nothing.
+    /// Which taps of each tappable node something waits for (node id -> counts from 1): animations and Lottie
+    /// nodes `after` them, cues, stop cues and `until`s on them, ambience starts. A tap past the highest count changes nothing.
     public var tapCountsWaitedFor: [String: Set<Int>] {
         var result: [String: Set<Int>] = [:]
         func note(_ trigger: CueTrigger?) {
@@ -106,6 +106,9 @@ extension Scene {
             for node in nodes {
                 for animation in node.animations {
                     if case .tap(let tapped, let nth)? = animation.after { result[tapped, default: []].insert(nth) }
+                }
+                if case .lottie(let lottie) = node.content, case .tap(let tapped, let nth)? = lottie.playback.after {
+                    result[tapped, default: []].insert(nth)
                 }
                 if case .group(let group) = node.content { visit(group.children) }
             }

@@ -13,7 +13,7 @@ public struct SceneMarker: Sendable, Equatable, Hashable {
     }
 }
 
-/// The moment an animation's `delay` counts from (`"after"`). One case per kind of moment, each written as an
+/// The moment an animation's (or a Lottie node's) `delay` counts from (`"after"`). One case per kind of moment, each written as an
 /// object with its own keys, so kinds can be added (a tap on a node at run time) without changing the others.
 public enum StartAnchor: Sendable, Equatable, Hashable {
     /// The first time an event of another animation of the scene happens; `.end` is when its last iteration finishes.
@@ -23,4 +23,7 @@ public enum StartAnchor: Sendable, Equatable, Hashable {
     /// The `nth` tap (from 1) on a tappable node of the scene (`"tap": "button"`, `"nth": 2`); until it happens
     /// the animation waits.
     case tap(String, nth: Int = 1)
+    /// The `nth` time (from 1) a Lottie node's marker or frame appears (`"node": "drum", "on": { "marker": "pluck" }`):
+    /// the first pass by default, a later pass of a looping Lottie with `"nth"`.
+    case lottie(node: String, event: LottieEvent, nth: Int = 1)
 }

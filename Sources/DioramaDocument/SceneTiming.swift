@@ -1,10 +1,12 @@
-/// When every animation of a scene starts, in scene seconds, exactly.
+/// When every animation and every Lottie node's playback of a scene starts, in scene seconds, exactly.
 ///
-/// An animation without `after` starts at its `delay`. One `after` a marker starts at the marker's time plus its
-/// delay; one `after` another animation's event starts at the first time that event happens plus its delay, the
-/// other animation's own start resolved first (dependency order). `diorama check` refuses what cannot be
-/// resolved (unknown names, events that never happen, loops); a scene built in code with such a reference gets
-/// the animation's delay from the scene's start instead.
+/// An animation (or a Lottie node) without `after` starts at its `delay`. One `after` a marker starts at the
+/// marker's time plus its delay; one `after` another animation's event starts at the first time that event happens
+/// plus its delay, the other animation's own start resolved first (dependency order); one `after` a Lottie node's
+/// marker or frame at the `nth` time that frame appears (the first by default), through the node's own resolved
+/// start, speed and loops: frame steps over `frameRate × speed`. `diorama check` refuses what cannot be resolved
+/// (unknown names, events that never happen, loops); a scene built in code with such a reference gets the
+/// animation's delay from the scene's start instead.
 ///
 /// Resolved once per scene: the snapshot evaluator, the cue schedule and the timeline report all work on
 /// `Scene.resolvingStarts()`, so they agree to the sample.
@@ -12,14 +14,17 @@
 /// Example: doors open at 1 s for 2 s; a fade `"after": { "node": "doors", "animation": "open", "on": "end" }`
 /// with `"delay": 0.5` starts at 1 + 2 + 0.5 = 3.5 s.
 public struct SceneTiming: Sendable, Equatable {
-    /// One animation's resolved start.
+    /// One animation's (or Lottie node's) resolved start.
     public struct Start: Sendable, Equatable {
         /// The node's id, when it has one.
         public var node: String?
-        /// The animation's id, when it has one.
+        /// The animation's id, when it has one; nil for a Lottie node's playback.
         public var animation: String?
-        /// Where it is within the scene, as a JSON path: `nodes[1].children[0].animations[2]`.
+        /// Where it is within the scene, as a JSON path: `nodes[1].children[0].animations[2]`, or the Lottie node's
+        /// own (`nodes[3]`).
         public var path: String
+        /// True for a Lottie node's playback rather than an animation.
+        public var isLottie = false
         public var after: StartAnchor?
         /// Scene seconds at which its first iteration starts (`SceneTiming.untapped` while it waits for a tap).
         public var time: Rational
@@ -44,7 +49,8 @@ public struct SceneTiming: Sendable, Equatable {
     /// none of its events happens within the scene.
     public static let untapped = DocumentLimits.maximumSceneDuration * Rational(2)
 
-    /// Every animation of the scene, nodes depth-first in file order, a node's animations before its children's.
+    /// Every animation of the scene, nodes depth-first in file order, a node's animations before its children's;
+    /// a Lottie node's playback comes before its animations.
     public let starts: [Start]
 
     public init(scene: Scene) {
@@ -53,10 +59,16 @@ public struct SceneTiming: Sendable, Equatable {
         func visit(_ nodes: [Node], path: String) {
             for (index, node) in nodes.enumerated() {
                 let nodePath = "\(path)[\(index)]"
+                if case .lottie(let lottie) = node.content {
+                    var start = Start(node: node.id, animation: nil, path: nodePath, after: lottie.playback.after, time: lottie.playback.delay)
+                    start.isLottie = true
+                    starts.append(start)
+                    items.append(StartResolver.Item(timed: .lottie(lottie), dependency: .sceneStart))
+                }
                 for (animationIndex, animation) in node.animations.enumerated() {
                     starts.append(Start(node: node.id, animation: animation.id, path: "\(nodePath).animations[\(animationIndex)]",
                                         after: animation.after, time: animation.delay))
-                    items.append(StartResolver.Item(animation: animation, dependency: .sceneStart))
+                    items.append(StartResolver.Item(timed: .animation(animation), dependency: .sceneStart))
                 }
                 if case .group(let group) = node.content { visit(group.children, path: "\(nodePath).children") }
             }
@@ -68,7 +80,9 @@ public struct SceneTiming: Sendable, Equatable {
         }
         let taps = scene.tapTimes
         var byName: [AnimationName: Int] = [:]
+        var lottieByNode: [String: Int] = [:]
         for (index, start) in starts.enumerated() {
+            if start.isLottie, let node = start.node, lottieByNode[node] == nil { lottieByNode[node] = index }
             if let node = start.node, let animation = start.animation, byName[AnimationName(node: node, animation: animation)] == nil {
                 byName[AnimationName(node: node, animation: animation)] = index
             }
@@ -84,6 +98,11 @@ public struct SceneTiming: Sendable, Equatable {
             case .tap(let node, let nth):
                 let times = taps[node] ?? []
                 items[index].dependency = scene.isTappable(node) ? .tap(nth >= 1 && nth <= times.count ? times[nth - 1] : nil) : .unresolved
+            case .lottie(let node, let event, let nth):
+                items[index].dependency = lottieByNode[node].flatMap { target in
+                    guard case .lottie(let lottie) = items[target].timed, let frame = lottie.frame(of: event) else { return nil }
+                    return .lottie(target, frame: frame, nth: nth)
+                } ?? .unresolved
             }
         }
         let resolved = StartResolver.resolve(items)
@@ -94,7 +113,7 @@ public struct SceneTiming: Sendable, Equatable {
                 continue
             }
             // What check refuses falls back to the delay from the scene's start.
-            starts[index].time = resolved.starts[index] ?? items[index].animation.delay
+            starts[index].time = resolved.starts[index] ?? items[index].delay
         }
         self.starts = starts
     }
@@ -111,7 +130,7 @@ public struct SceneTiming: Sendable, Equatable {
 }
 
 extension Scene {
-    /// This scene with every animation's start made absolute: each `delay` becomes the animation's start in
+    /// This scene with every animation's and Lottie node's start made absolute: each `delay` becomes the start in
     /// scene seconds (`SceneTiming`) and `after` is cleared. What the timeline evaluates and schedules.
     public func resolvingStarts() -> Scene {
         guard hasRelativeStarts else { return self }
@@ -120,6 +139,12 @@ extension Scene {
         func rewrite(_ nodes: [Node]) -> [Node] {
             nodes.map { node in
                 var node = node
+                if case .lottie(var lottie) = node.content {
+                    lottie.playback.delay = timing.starts[next].time
+                    lottie.playback.after = nil
+                    node.content = .lottie(lottie)
+                    next += 1
+                }
                 for index in node.animations.indices {
                     node.animations[index].delay = timing.starts[next].time
                     node.animations[index].after = nil
@@ -134,11 +159,12 @@ extension Scene {
         return scene
     }
 
-    /// True when some animation starts `after` something.
+    /// True when some animation or Lottie node starts `after` something.
     public var hasRelativeStarts: Bool {
         func search(_ nodes: [Node]) -> Bool {
             nodes.contains { node in
                 if node.animations.contains(where: { $0.after != nil }) { return true }
+                if case .lottie(let lottie) = node.content, lottie.playback.after != nil { return true }
                 if case .group(let group) = node.content { return search(group.children) }
                 return false
             }
@@ -155,15 +181,39 @@ enum StartResolver {
         case marker(Rational)
         /// The item at this index, on the first time of this event.
         case animation(Int, AnimationEvent)
+        /// The Lottie item at this index, on the `nth` appearance of this file frame.
+        case lottie(Int, frame: Int, nth: Int)
         /// A name that does not resolve (reported where it is written).
         case unresolved
         /// A node's tap (the one `after` counts) at this scene time; nil while it has not happened.
         case tap(Rational?)
+
+        /// The item this one starts after, if it starts after another.
+        var target: Int? {
+            switch self {
+            case .animation(let index, _), .lottie(let index, _, _): index
+            default: nil
+            }
+        }
+    }
+
+    /// What starts: an animation, or a Lottie node's playback.
+    enum Timed {
+        case animation(Animation)
+        case lottie(LottieContent)
     }
 
     struct Item {
-        var animation: Animation
+        var timed: Timed
         var dependency: Dependency
+
+        /// Its `delay`: from what it starts after, or from the scene's start.
+        var delay: Rational {
+            switch timed {
+            case .animation(let animation): animation.delay
+            case .lottie(let lottie): lottie.playback.delay
+            }
+        }
     }
 
     enum Failure: Equatable {
@@ -197,7 +247,7 @@ enum StartResolver {
                 if state[top] == .unvisited {
                     state[top] = .visiting
                     stackPosition[top] = stack.count - 1
-                    if case .animation(let dependency, _) = items[top].dependency {
+                    if let dependency = items[top].dependency.target {
                         if state[dependency] == .unvisited {
                             stack.append(dependency)
                             continue
@@ -210,10 +260,10 @@ enum StartResolver {
                         }
                     }
                 }
-                switch items[top].dependency {
-                case .tap(nil): waiting[top] = true
-                case .animation(let dependency, _): waiting[top] = waiting[dependency]
-                default: break
+                if case .tap(nil) = items[top].dependency {
+                    waiting[top] = true
+                } else if let dependency = items[top].dependency.target {
+                    waiting[top] = waiting[dependency]
                 }
                 let (start, failure) = waiting[top] ? (nil, nil) : self.start(of: items[top], dependencyStarts: starts, items: items)
                 starts[top] = start
@@ -229,18 +279,25 @@ enum StartResolver {
         let anchor: Rational
         switch item.dependency {
         case .sceneStart:
-            return (item.animation.delay, nil)
+            return (item.delay, nil)
         case .unresolved, .tap(nil):
             return (nil, nil)
         case .marker(let time), .tap(let time?):
             anchor = time
         case .animation(let index, let event):
             // A dependency inside a loop, or one that failed, has no start; its problem is reported on its own.
-            guard let dependencyStart = starts[index], happens(event, in: items[index].animation) else { return (nil, nil) }
-            guard let time = firstTime(of: event, in: items[index].animation, startingAt: dependencyStart) else { return (nil, .notExact) }
+            guard let dependencyStart = starts[index], case .animation(let animation) = items[index].timed,
+                  happens(event, in: animation) else { return (nil, nil) }
+            guard let time = firstTime(of: event, in: animation, startingAt: dependencyStart) else { return (nil, .notExact) }
+            anchor = time
+        case .lottie(let index, let frame, let nth):
+            // A frame that never appears that often is reported where the `after` names it.
+            guard let dependencyStart = starts[index], case .lottie(let lottie) = items[index].timed,
+                  let steps = lottie.playback.stepsToAppearance(of: frame, nth: nth) else { return (nil, nil) }
+            guard let time = appearanceTime(steps: steps, of: lottie, startingAt: dependencyStart) else { return (nil, .notExact) }
             anchor = time
         }
-        guard let start = sum(anchor, item.animation.delay), start.denominator <= SceneTiming.maximumDenominator else {
+        guard let start = sum(anchor, item.delay), start.denominator <= SceneTiming.maximumDenominator else {
             return (nil, .notExact)
         }
         if start > DocumentLimits.maximumSceneDuration { return (nil, .tooLate(start)) }
@@ -290,6 +347,13 @@ enum StartResolver {
             guard case .count(let count) = animation.repeatCount else { return nil }
             return product(Rational(count), iteration).flatMap { sum(start, $0) }
         }
+    }
+
+    /// The scene time `steps` frame steps after a Lottie playback's first iteration starts at `start`: steps over
+    /// the file's frame rate times the speed. nil when it does not fit 128 bits.
+    static func appearanceTime(steps: Int128, of lottie: LottieContent, startingAt start: Rational) -> Rational? {
+        guard let rate = product(lottie.animation.frameRate, lottie.playback.speed), rate > .zero else { return nil }
+        return quotient(Rational(steps), rate).flatMap { sum(start, $0) }
     }
 
     // MARK: - Rationals that report overflow instead of trapping

@@ -18,13 +18,12 @@ final class LottieCache {
         if let cached = animations[resolved] { return cached }
         var loaded: LottieAnimation?
         // rlottie trusts its input: only files whose basics pass the same checks as `diorama check` reach it.
-        switch LottieFileReader.read(path: resolved, shownPath: resolved, allowedRoot: allowedRoot) {
+        switch LottieFileReader.load(path: resolved, shownPath: resolved, allowedRoot: allowedRoot, archives: DotLottieArchive.read) {
         case .failure(let problem):
             warn("lottie \(resolved): \(problem.message); drawn as nothing")
-        case .success:
+        case .success(let checked):
             do {
-                let bytes = try RegularFile.read(resolved, upTo: LottieFileReader.maximumFileSize).get()
-                loaded = try LottieAnimation(json: bytes, resourceDirectory: (resolved as NSString).deletingLastPathComponent)
+                loaded = try LottieAnimation(json: checked.json, resourceDirectory: checked.resourceDirectory)
             } catch {
                 warn("lottie \(resolved): \(error); drawn as nothing")
             }

@@ -19,8 +19,11 @@ public struct LottieTiming: Sendable, Equatable {
     /// nil when it repeats forever.
     public let iterations: Int?
     public let autoreverses: Bool
+    /// Which frame appears at which step of an iteration (shared with the starts `after` a Lottie frame).
+    private let playback: LottiePlayback
 
     public init(_ lottie: LottieContent) {
+        playback = lottie.playback
         start = lottie.playback.delay
         rate = lottie.animation.frameRate * lottie.playback.speed
         first = lottie.playback.frames.lowerBound
@@ -65,7 +68,8 @@ public struct LottieTiming: Sendable, Equatable {
 
     /// The scene times in `[from, before)` at which `frame` appears, with the iteration of each, in order; at most
     /// `limit`. A frame appears once per iteration that shows it; at an autoreverse turn the turning frame stays on
-    /// screen, so it appears once, not twice. Before the start the first frame is merely shown, not appearing.
+    /// screen, so it appears once, not twice (`LottiePlayback.step(of:inIteration:)`). Before the start the first
+    /// frame is merely shown, not appearing.
     public func appearances(of frame: Int, from: Rational, before end: Rational,
                             limit: Int = CueSchedule.maximumFiringsPerCue) -> [(time: Rational, iteration: Int)] {
         guard rate > .zero, frame >= first, frame < first + count, from < end else { return [] }
@@ -80,27 +84,13 @@ public struct LottieTiming: Sendable, Equatable {
         while iterations.map({ iteration < $0 }) ?? true, result.count < limit, iteration <= lastVisited {
             let iterationStart = start + Rational(Int128(iteration)) * iterationLength
             if iterationStart >= end { break }
-            let reversed = autoreverses && iteration % 2 == 1
-            let step = reversed ? first + count - 1 - frame : frame - first
-            // The turning frame of an autoreverse has been showing since the end of the previous iteration.
-            let stillShowing = autoreverses && iteration > 0 && step == 0
-            if !stillShowing {
+            if let step = playback.step(of: frame, inIteration: iteration) {
                 let time = iterationStart + Rational(Int128(step)) * frameLength
                 if time >= from, time < end { result.append((time, iteration)) }
             }
             iteration += 1
         }
         return result
-    }
-}
-
-extension LottieContent {
-    /// The file frame an event names: a marker's frame (nil for an unknown marker), or the frame itself.
-    public func frame(of event: LottieEvent) -> Int? {
-        switch event {
-        case .marker(let name): animation.marker(named: name)?.frame
-        case .frame(let frame): frame
-        }
     }
 }
 

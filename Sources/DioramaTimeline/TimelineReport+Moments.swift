@@ -11,13 +11,13 @@ public struct PlacedMarker: Sendable, Equatable {
     public var sampleIndex: Int64
 }
 
-/// The resolved start of an animation that starts `after` something, placed on the playlist's timeline.
+/// The resolved start of an animation (or a Lottie node) that starts `after` something, placed on the playlist's timeline.
 public struct PlacedStart: Sendable, Equatable {
     public var scene: Int
     public var sceneID: String
     /// `start.time` is the scene time.
     public var start: SceneTiming.Start
-    /// The animation's `delay`, counted from the moment it starts after.
+    /// The animation's (Lottie node's) `delay`, counted from the moment it starts after.
     public var delay: Rational
     public var absoluteTime: Rational
     public var sampleIndex: Int64
@@ -39,6 +39,8 @@ extension TimelineReport {
             var delays: [Rational] = []
             func collect(_ nodes: [Node]) {
                 for node in nodes {
+                    // In `SceneTiming.starts` order: a Lottie node's playback before its animations.
+                    if case .lottie(let lottie) = node.content { delays.append(lottie.playback.delay) }
                     delays += node.animations.map(\.delay)
                     if case .group(let group) = node.content { collect(group.children) }
                 }
@@ -67,6 +69,12 @@ extension TimelineReport {
             text = "marker \(name)"
         case .tap(let node, let nth)?:
             text = "tap \(node)\(nth == 1 ? "" : " (\(TapGesture.ordinal(nth)))")"
+        case .lottie(let node, let event, let nth)?:
+            switch event {
+            case .marker(let name): text = "\(node) marker \(name)"
+            case .frame(let frame): text = "\(node) frame \(frame)"
+            }
+            if nth != 1 { text += " (\(TapGesture.ordinal(nth)) pass)" }
         case nil:
             text = "the scene's start"
         }
@@ -74,8 +82,9 @@ extension TimelineReport {
         return text
     }
 
-    /// `passenger.fadeIn`, or the animation's path in its scene when it has no id.
+    /// `passenger.fadeIn`, `drum (lottie)`, or the animation's path in its scene when it has no id.
     static func name(_ start: SceneTiming.Start) -> String {
+        if start.isLottie { return "\(start.node ?? start.path) (lottie)" }
         if let node = start.node, let animation = start.animation { return "\(node).\(animation)" }
         return start.path
     }
@@ -136,6 +145,13 @@ extension TimelineReport {
                     after = [("kind", Self.quoted("marker")), ("marker", Self.quoted(name))]
                 case .tap(let node, let nth)?:
                     after = [("kind", Self.quoted("tap")), ("tap", Self.quoted(node))] + (nth == 1 ? [] : [("nth", "\(nth)")])
+                case .lottie(let node, let event, let nth)?:
+                    after = [("kind", Self.quoted("lottie")), ("node", Self.quoted(node))]
+                    switch event {
+                    case .marker(let name): after.append(("marker", Self.quoted(name)))
+                    case .frame(let frame): after.append(("frame", "\(frame)"))
+                    }
+                    if nth != 1 { after.append(("nth", "\(nth)")) }
                 case nil:
                     break
                 }
@@ -143,7 +159,7 @@ extension TimelineReport {
                     ("node", optional(placed.start.node)), ("animation", optional(placed.start.animation)),
                     ("path", Self.quoted(placed.start.path)), ("delay", Self.seconds(placed.delay)),
                     ("after", "{" + Self.fields(after) + "}"),
-                ]) + "}"
+                ] + (placed.start.isLottie ? [("lottie", "true")] : [])) + "}"
             }.joined(separator: ",")
             out += "\n  ]"
         }

@@ -38,7 +38,7 @@ struct Check: AsyncParsableCommand {
     func run() async throws {
         let loaded: LoadedDocument
         do {
-            loaded = try DocumentLoader.load(path: file)
+            loaded = try DocumentLoader.load(path: file, archives: DotLottieArchive.read)
         } catch {
             // Sound and image files are checked even when the document has errors, so one run reports everything.
             writeDiagnostics(withMediaProblems(error.diagnostics, references: error.mediaReferences))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import DioramaDocument
 import DioramaFiles
+import DioramaRender
 import Foundation
 
 /// Loads the scenes file at `path` for a command that cannot work without it. When it cannot be loaded,
@@ -8,7 +9,7 @@ import Foundation
 /// on standard error and exits with code 2.
 func loadDocumentOrExit(_ path: String) throws -> LoadedDocument {
     do {
-        return try DocumentLoader.load(path: path)
+        return try DocumentLoader.load(path: path, archives: DotLottieArchive.read)
     } catch {
         writeDiagnostics(error.diagnostics)
         throw ExitCode(2)

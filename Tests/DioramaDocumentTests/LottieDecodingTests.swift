@@ -101,10 +101,21 @@ import Testing
         #expect(found.place.hasPrefix("7:"))
     }
 
-    @Test func aDotLottieArchiveThatExistsIsRefusedAsOne() throws {
+    @Test func aDotLottieArchiveIsReadThroughTheArchiveReaderItIsGiven() throws {
         try write("PK", to: "anim.lottie")
+        // Without a reader (this module imports no zlib), the archive is refused as one.
         let found = try #require(problem(nodes: #"{ "type": "lottie", "path": "anim.lottie" }"#))
-        #expect(found.message == #"the Lottie file "anim.lottie" is a dotLottie archive (a zip), which rlottie cannot read"#)
+        #expect(found.message == #"the Lottie file "anim.lottie" is a dotLottie archive (a zip), which is not read here"#)
+        // With one, the manifest's first animation is decoded as the same JSON file would be.
+        let json = Array(LottieFixtures.json(markers: [("impact", 42, 0)]).utf8)
+        let reader: ArchiveReader = { _ in
+            .success([ArchiveEntry(name: "animations/other.json", bytes: Array("{}".utf8)),
+                      ArchiveEntry(name: "manifest.json", bytes: Array(#"{ "animations": [{ "id": "sq" }] }"#.utf8)),
+                      ArchiveEntry(name: "animations/sq.json", bytes: json)])
+        }
+        let scenes = LottieFixtures.scenes(nodes: #"{ "type": "lottie", "path": "anim.lottie" }"#)
+        let loaded = try DocumentLoader.decode(bytes: Array(scenes.utf8), path: folder.path("scenes.json"), archives: reader)
+        #expect(try lottie(loaded).animation.markers == [LottieMarker(name: "impact", frame: 42)])
     }
 
     @Test func aMarkerAmongEquallyNearOnesListsThemInsteadOfGuessing() throws {

@@ -12,6 +12,27 @@ import Testing
                       playback: LottiePlayback(delay: delay, speed: speed, frames: frames, repeatCount: repeatCount, autoreverses: autoreverses))
     }
 
+    /// The n-th appearance a start `after` a Lottie frame waits for is the n-th time a cue on that frame fires, and
+    /// the frame shown from then on: one rule for both, on every kind of playback.
+    @Test func theNthAppearanceOfAStartIsTheNthFiringOfACue() {
+        let delay = Rational(7, 4)
+        for (frames, speed, repeatCount, autoreverses) in [
+            (0..<60, Rational(1), RepeatCount.count(3), false), (10..<20, Rational(3, 2), .count(4), true),
+            (5..<6, Rational(1), .count(3), true), (5..<6, Rational(2), .count(3), false), (0..<7, Rational(1, 3), .forever, true),
+        ] {
+            let content = Self.content(frames: frames, delay: delay, speed: speed, repeatCount: repeatCount, autoreverses: autoreverses)
+            let timing = LottieTiming(content)
+            for frame in frames.lowerBound - 1...frames.upperBound {
+                let fired = timing.appearances(of: frame, from: .zero, before: Rational(1000), limit: 8).map(\.time)
+                let waited = (1...8).compactMap { nth in
+                    content.playback.stepsToAppearance(of: frame, nth: nth).map { delay + Rational($0) / timing.rate }
+                }
+                #expect(waited == fired, "frames \(frames), frame \(frame), autoreverses \(autoreverses)")
+                for time in waited { #expect(timing.frame(at: time) == frame) }
+            }
+        }
+    }
+
     @Test func frameKAppearsAtStartPlusKOverFpsOverSpeed() {
         let timing = LottieTiming(Self.content(delay: Rational(1), speed: Rational(2)))
         for k in 0..<60 {

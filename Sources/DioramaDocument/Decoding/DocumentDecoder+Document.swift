@@ -546,4 +546,6 @@ struct SceneScope {
     var markerNames: Set<String> = []
     /// Resolved starts of the animations that have ids, by "node/animation" (see `checkStarts`).
     var starts: [String: Rational] = [:]
+    /// Resolved starts of the Lottie nodes' playbacks, by node id.
+    var lottieStarts: [String: Rational] = [:]
 }

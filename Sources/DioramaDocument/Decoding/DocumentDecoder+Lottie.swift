@@ -1,9 +1,12 @@
-// The `lottie` node (a Lottie JSON file played on the scene clock) and cues bound to its markers and frames.
+// The `lottie` node (a Lottie JSON file played on the scene clock), its `after`, and the cues and starts bound to
+// its markers and frames.
 
 extension DocumentDecoder {
     // MARK: - The node
 
-    func decodeLottie(_ fields: Fields, what: String) -> NodeContent? {
+    /// A lottie node's content; its playback (with its `after`, checked with the scene's starts) joins
+    /// `sceneAnimations` under `nodeID`.
+    func decodeLottie(_ fields: Fields, what: String, nodeID: String?) -> NodeContent? {
         let file = string(fields, "path", what: what, required: true)
         let x = number(fields, "x", default: 0, range: .any, what: what, unit: "points")
         let y = number(fields, "y", default: 0, range: .any, what: what, unit: "points")
@@ -16,11 +19,16 @@ extension DocumentDecoder {
         }
         let repeatCount = optional(fields, "repeat", default: RepeatCount.count(1)) { self.repeatCount($0, path: $1) }
         let autoreverses = bool(fields, "autoreverses", default: false)
+        var afterSource: AfterSource?
+        if let member = fields["after"] {
+            afterSource = startAnchor(member.value, path: fields.path("after"))
+            if afterSource == nil { return nil }
+        }
 
         guard let file, let member = fields["path"] else { return nil }
         let info: LottieAnimationInfo
         switch LottieFileReader.read(path: DocumentLoader.resolve(file, against: baseDirectory), shownPath: file,
-                                     allowedRoot: baseDirectory) {
+                                     allowedRoot: baseDirectory, archives: archives) {
         case .failure(let problem):
             error(member.value.offset, fields.path("path"), problem.message, hint: problem.hint)
             return nil
@@ -35,9 +43,11 @@ extension DocumentDecoder {
         guard let x, let y, let width, let height, let delay, let speed, let repeatCount else { return nil }
         let rect = Rect(x: x, y: y, width: fields.has("width") ? width : Double(info.width),
                         height: fields.has("height") ? height : Double(info.height))
-        return .lottie(LottieContent(path: file, rect: rect, animation: info,
-                                     playback: LottiePlayback(delay: delay, speed: speed, frames: frames,
-                                                              repeatCount: repeatCount, autoreverses: autoreverses)))
+        let content = LottieContent(path: file, rect: rect, animation: info,
+                                    playback: LottiePlayback(delay: delay, speed: speed, frames: frames, repeatCount: repeatCount,
+                                                             autoreverses: autoreverses, after: afterSource?.anchor))
+        sceneAnimations.append(TimedAnimation(node: nodeID, lottie: content, after: afterSource))
+        return .lottie(content)
     }
 
     /// `"segment": "marker"` (the marker's frames, `tm ..< tm + dr`) or `"segment": [from, to]` (frames `from ..< to`).
@@ -80,7 +90,7 @@ extension DocumentDecoder {
     }
 
     /// The marker of the Lottie file named `name`, or a located error naming the markers it has.
-    private func lottieMarker(_ name: String, offset: Int, path: String, info: LottieAnimationInfo, file: String) -> LottieMarker? {
+    func lottieMarker(_ name: String, offset: Int, path: String, info: LottieAnimationInfo, file: String) -> LottieMarker? {
         if let marker = info.marker(named: name) { return marker }
         let names = info.markers.map(\.name)
         error(offset, path, "the Lottie file \"\(file)\" has no marker named \"\(name)\"",
@@ -96,10 +106,7 @@ extension DocumentDecoder {
     func bindsLottieNode(_ fields: Fields, scope: SceneScope) -> Bool {
         guard !fields.has("animation"), case .string(let id)? = fields["node"]?.value.kind else { return false }
         if let node = scope.nodes[id], case .lottie = node.content { return true }
-        if case .object(let members)? = fields["on"]?.value.kind {
-            return members.contains { DocumentKeys.lottieEvent.contains($0.key) }
-        }
-        return false
+        return fields["on"].map { Self.namesLottieEvent($0.value) } ?? false
     }
 
     /// `"node": ID, "on": { "marker": NAME }` or `"on": { "frame": N }`: each time the marker's frame or the frame appears.
@@ -122,12 +129,39 @@ extension DocumentDecoder {
                     hint: "when to fire: { \"marker\": \"impact\" } or { \"frame\": 42 }")
             return nil
         }
-        let path = fields.path("on")
         guard case .object = onMember.value.kind else {
-            typeMismatch(onMember.value, path: path, expected: "{ \"marker\": NAME } or { \"frame\": N }",
+            typeMismatch(onMember.value, path: fields.path("on"), expected: "{ \"marker\": NAME } or { \"frame\": N }",
                          hint: "\"\(nodeID)\" is a Lottie node: its cues fire on a marker or a frame of the animation")
             return nil
         }
+        guard let parsed = lottieEvent(onMember, in: fields),
+              let frame = lottieFrame(of: parsed.event, offset: parsed.offset, path: parsed.path, lottie: lottie) else { return nil }
+        let (event, eventOffset, eventPath) = (parsed.event, parsed.offset, parsed.path)
+        let start = scope.lottieStarts[nodeID] ?? lottie.playback.delay
+        let frames = lottie.playback.frames
+        if !frames.contains(frame) {
+            warning(eventOffset, eventPath,
+                    "\(use.never): frame \(frame) is outside the frames \"\(nodeID)\" plays (\(frames.lowerBound) to \(frames.upperBound - 1))",
+                    hint: "widen the node's \"segment\", or bind the cue to a frame it plays")
+        } else if let sceneDuration, start + (offset ?? .zero) >= sceneDuration {
+            warning(eventOffset, eventPath,
+                    "\(use.never): \"\(nodeID)\" starts playing at \(Self.seconds(start)) s, when the scene (\(Self.seconds(sceneDuration)) s) is over",
+                    hint: "shorten the node's delay or lengthen the scene")
+        }
+        return .lottie(node: nodeID, event: event)
+    }
+
+    // MARK: - Lottie events
+
+    /// True when `value` is an object naming a Lottie node's moment (`{ "marker": ... }` or `{ "frame": ... }`).
+    static func namesLottieEvent(_ value: JSONValue) -> Bool {
+        guard case .object(let members) = value.kind else { return false }
+        return members.contains { DocumentKeys.lottieEvent.contains($0.key) }
+    }
+
+    /// The `"on"` object of a cue or an `after` on a Lottie node: one marker or one frame, with where its value is.
+    func lottieEvent(_ onMember: JSONMember, in fields: Fields) -> (event: LottieEvent, offset: Int, path: String)? {
+        let path = fields.path("on")
         guard let on = object(onMember.value, path: path, what: "a Lottie event", keys: DocumentKeys.lottieEvent) else { return nil }
         guard on.members.filter({ DocumentKeys.lottieEvent.contains($0.key) }).count == 1 else {
             if on.unknownKeys.isEmpty {
@@ -136,36 +170,80 @@ extension DocumentDecoder {
             }
             return nil
         }
-        let event: LottieEvent
-        let frame: Int
-        let eventOffset: Int
-        let eventPath: String
-        let info = lottie.animation
         if let member = on["marker"] {
-            guard let name = string(member.value, path: on.path("marker")),
-                  let marker = lottieMarker(name, offset: member.value.offset, path: on.path("marker"), info: info, file: lottie.path) else { return nil }
-            (event, frame, eventOffset, eventPath) = (.marker(name), marker.frame, member.value.offset, on.path("marker"))
-        } else {
-            let member = on["frame"]!
-            guard let number = integer(member.value, path: on.path("frame"), range: -100_000_000...100_000_000) else { return nil }
+            return string(member.value, path: on.path("marker")).map { (.marker($0), member.value.offset, on.path("marker")) }
+        }
+        let member = on["frame"]!
+        return integer(member.value, path: on.path("frame"), range: -100_000_000...100_000_000).map { (.frame($0), member.value.offset, on.path("frame")) }
+    }
+
+    /// The file frame `event` names in the node's Lottie file, or a located error: a marker it does not have (listing
+    /// those it has), a frame outside its frames.
+    func lottieFrame(of event: LottieEvent, offset: Int, path: String, lottie: LottieContent) -> Int? {
+        let info = lottie.animation
+        switch event {
+        case .marker(let name):
+            return lottieMarker(name, offset: offset, path: path, info: info, file: lottie.path)?.frame
+        case .frame(let number):
             guard (info.inPoint..<info.outPoint).contains(number) else {
-                error(member.value.offset, on.path("frame"),
+                error(offset, path,
                       "frame \(number) is not in the Lottie file \"\(lottie.path)\", whose frames are \(info.inPoint) to \(info.outPoint - 1)",
                       hint: "frames are the file's own numbers, from its \"ip\" up to, not including, its \"op\"")
                 return nil
             }
-            (event, frame, eventOffset, eventPath) = (.frame(number), number, member.value.offset, on.path("frame"))
+            return number
         }
-        let frames = lottie.playback.frames
-        if !frames.contains(frame) {
-            warning(eventOffset, eventPath,
-                    "\(use.never): frame \(frame) is outside the frames \"\(nodeID)\" plays (\(frames.lowerBound) to \(frames.upperBound - 1))",
-                    hint: "widen the node's \"segment\", or bind the cue to a frame it plays")
-        } else if let sceneDuration, lottie.playback.delay + (offset ?? .zero) >= sceneDuration {
-            warning(eventOffset, eventPath,
-                    "\(use.never): \"\(nodeID)\" starts playing at \(Self.seconds(lottie.playback.delay)) s, when the scene (\(Self.seconds(sceneDuration)) s) is over",
-                    hint: "shorten the node's delay or lengthen the scene")
+    }
+
+    // MARK: - Starts after a Lottie node's moment
+
+    /// The index of the Lottie playback an `after` names and the file frame it waits for, after checking the node,
+    /// the marker or frame, and that the frame appears `nth` times.
+    func lottieDependency(of dependant: TimedAnimation, _ source: AfterSource, node nodeID: String, event: LottieEvent, nth: Int,
+                          lottieByNode: [String: Int], scope: SceneScope) -> (Int, Int)? {
+        let nodePath = JSONPath.appending(key: "node", to: source.path)
+        // A node that exists but has errors (a missing file) was reported where it is; the `after` adds nothing.
+        if scope.nodes[nodeID] == nil, scope.nodeOffsets[nodeID] != nil || scope.isInsideBrokenInstance(nodeID) { return nil }
+        let lottieNodes = scope.nodeOrder.filter { id in
+            if case .lottie? = scope.nodes[id]?.content { return true }
+            return false
         }
-        return .lottie(node: nodeID, event: event)
+        guard let node = scope.nodes[nodeID] else {
+            error(source.nameOffset, nodePath, "no node with id \"\(nodeID)\" in this scene",
+                  hint: Self.suggestion(for: nodeID, among: scope.nodeOrder)
+                      ?? (lottieNodes.isEmpty ? "a marker or a frame belongs to a lottie node; give one an \"id\""
+                                              : "the lottie nodes are \(Self.list(lottieNodes.prefix(12).map { "\"\($0)\"" }, conjunction: "and"))"))
+            return nil
+        }
+        guard case .lottie(let lottie) = node.content, let target = lottieByNode[nodeID] else {
+            error(source.nameOffset, nodePath, "\"\(nodeID)\" is not a lottie node, so it has no markers or frames",
+                  hint: Self.closest(to: nodeID, among: lottieNodes).map { "did you mean the lottie node \"\($0)\"?" }
+                      ?? "start after one of its animations with \"animation\" and \"on\", or name a lottie node")
+            return nil
+        }
+        guard let frame = lottieFrame(of: event, offset: source.eventOffset, path: source.eventPath, lottie: lottie) else { return nil }
+        let playback = lottie.playback
+        let frames = playback.frames
+        let subject: String
+        if case .lottie = dependant.timed { subject = "this Lottie never starts playing" } else { subject = "this animation never starts" }
+        guard frames.contains(frame) else {
+            error(source.eventOffset, source.eventPath,
+                  "\(subject): frame \(frame) is outside the frames \"\(nodeID)\" plays (\(frames.lowerBound) to \(frames.upperBound - 1))",
+                  hint: "widen the node's \"segment\", or start after a frame it plays")
+            return nil
+        }
+        guard playback.stepsToAppearance(of: frame, nth: nth) != nil else {
+            let passes: String
+            switch playback.repeatCount {
+            case .count(let count): passes = count == 1 ? "plays its frames once" : "plays \(count) passes"
+            case .forever: passes = "repeats forever"
+            }
+            let turning = playback.autoreverses ? " (an autoreverse shows its turning frame once)" : ""
+            error(source.nthOffset ?? source.eventOffset, source.nthOffset == nil ? source.eventPath : JSONPath.appending(key: "nth", to: source.path),
+                  "\(subject): \"\(nodeID)\" \(passes)\(turning), so frame \(frame) does not appear a \(TapGesture.ordinal(nth)) time",
+                  hint: "give \"\(nodeID)\" a larger \"repeat\", or a smaller \"nth\"")
+            return nil
+        }
+        return (target, frame)
     }
 }

@@ -57,7 +57,7 @@ extension DocumentDecoder {
         }
 
         var style = decodeStyle(fields, what: what)
-        let content = decodeContent(type: type, fields: fields, what: what, depth: depth, style: &style, scope: &scope)
+        let content = decodeContent(type: type, fields: fields, what: what, id: id, depth: depth, style: &style, scope: &scope)
         let zIndex = number(fields, "zIndex", default: 0, range: .any, what: what) ?? 0
         let frame = fields["frame"].flatMap { rect($0.value, path: fields.path("frame"), what: "a frame") }
         let tap = decodeTap(fields, id: id, what: what)
@@ -86,7 +86,7 @@ extension DocumentDecoder {
 
     // MARK: - Content
 
-    private func decodeContent(type: String, fields: Fields, what: String, depth: Int, style: inout NodeStyle,
+    private func decodeContent(type: String, fields: Fields, what: String, id: String?, depth: Int, style: inout NodeStyle,
                                scope: inout SceneScope) -> NodeContent? {
         func coordinate(_ key: String, default defaultValue: Double? = 0) -> Double? {
             number(fields, key, default: defaultValue, range: .any, what: what, unit: "points")
@@ -140,7 +140,7 @@ extension DocumentDecoder {
         case "component":
             return decodeInstance(fields, what: what, depth: depth, scope: &scope)
         case "lottie":
-            return decodeLottie(fields, what: what)
+            return decodeLottie(fields, what: what, nodeID: id)
         default:  // emitter
             guard let member = fields["particles"] else { return .emitter(Emitter()) }
             return decodeEmitter(member.value, path: fields.path("particles")).map { .emitter($0) }

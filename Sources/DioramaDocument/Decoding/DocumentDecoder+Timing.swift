@@ -1,11 +1,31 @@
 // Relative timing: a scene's markers, an animation's "after", cues on markers, and the checks of a scene's
 // starts (names, events that never happen, loops), resolved with the same `StartResolver` the timeline uses.
 
-/// An animation as decoded, with its node's id and where its `after` is written.
+/// An animation (or a Lottie node's playback) as decoded, with its node's id and where its `after` is written.
 struct TimedAnimation {
     var node: String?
-    var animation: Animation
+    var timed: StartResolver.Timed
     var after: AfterSource?
+
+    init(node: String?, animation: Animation, after: AfterSource?) {
+        (self.node, timed, self.after) = (node, .animation(animation), after)
+    }
+
+    init(node: String?, lottie: LottieContent, after: AfterSource?) {
+        (self.node, timed, self.after) = (node, .lottie(lottie), after)
+    }
+
+    /// The animation's id; nil for a Lottie node's playback.
+    var animationID: String? {
+        if case .animation(let animation) = timed { return animation.id }
+        return nil
+    }
+
+    /// `doors.open` or `drum (lottie)`, in messages.
+    var name: String {
+        if case .lottie = timed { return "\(node ?? "?") (lottie)" }
+        return "\(node ?? "?").\(animationID ?? "?")"
+    }
 }
 
 /// An `after` as written: what it names, and where each part is, for located messages.
@@ -16,9 +36,12 @@ struct AfterSource {
     /// The offset and path of the value that names the anchor (`"marker"` or `"node"`).
     var nameOffset: Int
     var animationOffset: Int
-    /// The `"on"` value's, or the object's when `"on"` is left out (it defaults to `"end"`).
+    /// The `"on"` value's, or the object's when `"on"` is left out (it defaults to `"end"`); a Lottie event's
+    /// `"marker"` or `"frame"` value.
     var eventOffset: Int
     var eventPath: String
+    /// Where `"nth"` is written, beside a Lottie event.
+    var nthOffset: Int? = nil
 }
 
 extension SceneScope {
@@ -110,13 +133,25 @@ extension DocumentDecoder {
         for key in ["node", "animation", "marker", "tap"] {
             if let member = fields[key], !checkNameFromParameter(member.value, path: fields.path(key)) { return nil }
         }
+        if !fields.has("tap"), !fields.has("marker"), let on = fields["on"], Self.namesLottieEvent(on.value) {
+            return lottieAnchor(fields, on: on, value: value, path: path)
+        }
         if !nthGoesWithTap(fields, what: what) { return nil }
         if let tap = fields["tap"] { return tapAnchor(fields, member: tap, value: value, path: path) }
         if let marker = fields["marker"] {
             if let other = fields.members.first(where: { animationKeys.contains($0.key) }) {
+                // `"node"` beside `"marker"` without `"animation"` may be a Lottie node's marker written flat.
+                let lottieHint: String?
+                if case .string(let node)? = fields["node"]?.value.kind, !fields.has("animation"),
+                   case .string(let name) = marker.value.kind {
+                    lottieHint = "remove \"marker\" or the animation's keys; for a marker of a Lottie node, write "
+                        + "{ \"node\": \"\(Self.shortened(node))\", \"on\": { \"marker\": \"\(Self.shortened(name))\" } }"
+                } else {
+                    lottieHint = nil
+                }
                 error(other.keyOffset, fields.path(other.key),
                       "\"after\" names one moment: a marker (\"marker\") or an animation's event (\"node\", \"animation\", \"on\"), not both",
-                      hint: "remove \"marker\" or the animation's keys")
+                      hint: lottieHint ?? "remove \"marker\" or the animation's keys")
                 return nil
             }
             guard let name = string(fields, "marker", what: what, required: true) else { return nil }
@@ -144,6 +179,42 @@ extension DocumentDecoder {
                            eventPath: fields.has("on") ? fields.path("on") : path)
     }
 
+    /// `{ "node": LOTTIE, "on": { "marker": NAME } }` or `"on": { "frame": N }`, with `"nth"` for a later pass.
+    private func lottieAnchor(_ fields: Fields, on: JSONMember, value: JSONValue, path: String) -> AfterSource? {
+        if let member = fields["animation"] {
+            error(member.keyOffset, fields.path("animation"),
+                  "\"after\" names a Lottie node's marker or frame with \"node\" and \"on\" alone; an animation has no markers or frames",
+                  hint: "remove \"animation\" to start after the Lottie node's moment, or give \"on\" an animation's event such as \"end\"")
+            return nil
+        }
+        let node = string(fields, "node", what: "\"after\" on a Lottie node", required: true)
+        let event = lottieEvent(on, in: fields)
+        let nth = lottiePass(fields)
+        guard let node, let nodeMember = fields["node"], let event, let nth else { return nil }
+        return AfterSource(anchor: .lottie(node: node, event: event.event, nth: nth), offset: value.offset, path: path,
+                           nameOffset: nodeMember.value.offset, animationOffset: value.offset, eventOffset: event.offset,
+                           eventPath: event.path, nthOffset: fields["nth"]?.value.offset)
+    }
+
+    /// The most passes of a looping Lottie that an `after` can tell apart (`"nth"`).
+    static let maximumLottiePass = 1000
+
+    /// `"nth"` beside a Lottie event: which appearance of its frame counts, 1 (the default) for the first.
+    private func lottiePass(_ fields: Fields) -> Int? {
+        guard let member = fields["nth"] else { return 1 }
+        if case .string(let text) = member.value.kind {
+            error(member.value.offset, fields.path("nth"), "\"nth\" counts the appearances of a Lottie's frame with a number, not \"\(Self.shortened(text))\"",
+                  hint: "1 is the first time the frame appears (the default), 2 the second (a looping Lottie's next pass)")
+            return nil
+        }
+        if case .number(let literal) = member.value.kind, let count = Self.integerValue(literal), count < 1 {
+            error(member.value.offset, fields.path("nth"), "\"nth\" counts the appearances of a Lottie's frame from 1, not \(Self.shortened(literal))",
+                  hint: "1 is the first time the frame appears (the default), 2 the second")
+            return nil
+        }
+        return integer(member.value, path: fields.path("nth"), range: 1...Self.maximumLottiePass)
+    }
+
     // MARK: - The scene's starts
 
     /// Checks every `after` of the scene just decoded (`sceneAnimations`) and resolves the starts in dependency
@@ -151,15 +222,17 @@ extension DocumentDecoder {
     /// animations that start when the scene is over. Fills `scope.starts` for the cues' checks.
     func checkStarts(scope: inout SceneScope, sceneDuration: Rational?) {
         let entries = sceneAnimations
-        var items = entries.map { StartResolver.Item(animation: $0.animation, dependency: .sceneStart) }
+        var items = entries.map { StartResolver.Item(timed: $0.timed, dependency: .sceneStart) }
         var byName: [String: Int] = [:]
+        var lottieByNode: [String: Int] = [:]
         for (index, entry) in entries.enumerated() {
-            if let node = entry.node, let id = entry.animation.id, byName[SceneScope.key(node, id)] == nil {
+            if case .lottie = entry.timed, let node = entry.node, lottieByNode[node] == nil { lottieByNode[node] = index }
+            if let node = entry.node, let id = entry.animationID, byName[SceneScope.key(node, id)] == nil {
                 byName[SceneScope.key(node, id)] = index
             }
         }
         func markBroken(_ index: Int) {
-            if let node = entries[index].node, let id = entries[index].animation.id { scope.brokenAnimations[node, default: []].insert(id) }
+            if let node = entries[index].node, let id = entries[index].animationID { scope.brokenAnimations[node, default: []].insert(id) }
         }
         for (index, entry) in entries.enumerated() {
             guard let source = entry.after else { continue }
@@ -186,10 +259,22 @@ extension DocumentDecoder {
                 } else {
                     markBroken(index)
                 }
+            case .lottie(let nodeID, let event, let nth):
+                if let (target, frame) = lottieDependency(of: entry, source, node: nodeID, event: event, nth: nth,
+                                                          lottieByNode: lottieByNode, scope: scope) {
+                    items[index].dependency = .lottie(target, frame: frame, nth: nth)
+                } else {
+                    markBroken(index)
+                }
             }
         }
+        func record(_ entry: TimedAnimation, start: Rational) {
+            guard let node = entry.node else { return }
+            if case .lottie = entry.timed { scope.lottieStarts[node] = start }
+            if let id = entry.animationID { scope.starts[SceneScope.key(node, id)] = start }
+        }
         guard entries.contains(where: { $0.after != nil }) else {
-            for entry in entries { if let node = entry.node, let id = entry.animation.id { scope.starts[SceneScope.key(node, id)] = entry.animation.delay } }
+            for (index, entry) in entries.enumerated() { record(entry, start: items[index].delay) }
             return
         }
 
@@ -199,7 +284,7 @@ extension DocumentDecoder {
             markBroken(index)
             switch failure {
             case .loop(let members):
-                let names = members.map { "\(entries[$0].node ?? "?").\(entries[$0].animation.id ?? "?")" }
+                let names = members.map { entries[$0].name }
                 error(source.offset, source.path, "\"after\" closes a loop: \(names.joined(separator: " -> "))",
                       hint: "each of these starts after the one before it, so none can start first; start one at a marker or a time instead")
             case .notExact:
@@ -213,10 +298,12 @@ extension DocumentDecoder {
         }
         for (index, entry) in entries.enumerated() {
             guard let start = resolved.starts[index] else { continue }
-            if let node = entry.node, let id = entry.animation.id { scope.starts[SceneScope.key(node, id)] = start }
+            record(entry, start: start)
             if let source = entry.after, let sceneDuration, start >= sceneDuration {
+                let what: String
+                if case .lottie = entry.timed { what = "this Lottie starts playing" } else { what = "this animation starts" }
                 warning(source.offset, source.path,
-                        "this animation starts at \(Self.seconds(start)) s, when the scene (\(Self.seconds(sceneDuration)) s) is over",
+                        "\(what) at \(Self.seconds(start)) s, when the scene (\(Self.seconds(sceneDuration)) s) is over",
                         hint: "start it after an earlier moment, shorten its delay, or lengthen the scene")
             }
         }
@@ -243,7 +330,7 @@ extension DocumentDecoder {
                       ?? (ids.isEmpty ? "give one of its animations an \"id\"" : "its animation ids are \(Self.list(ids.map { "\"\($0)\"" }, conjunction: "and"))"))
             return nil
         }
-        let animation = entries[target].animation
+        guard case .animation(let animation) = entries[target].timed else { return nil }
         guard !StartResolver.happens(event, in: animation) else { return target }
         let problem: (String, String)
         switch event {

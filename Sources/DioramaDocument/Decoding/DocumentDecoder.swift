@@ -7,6 +7,8 @@ final class DocumentDecoder {
     let bytes: [UInt8]
     let file: String
     let baseDirectory: String
+    /// Unpacks dotLottie archives for lottie nodes; nil refuses them.
+    let archives: ArchiveReader?
     private(set) var problems: [Problem] = []
     var mediaReferences: [(reference: MediaReference, offset: Int)] = []
     /// Filled as the top level is read; plain strings become variants of the fallback language.
@@ -26,10 +28,11 @@ final class DocumentDecoder {
     /// Square points of the canvas, once read.
     var canvasArea: Double?
 
-    init(bytes: [UInt8], file: String, baseDirectory: String) {
+    init(bytes: [UInt8], file: String, baseDirectory: String, archives: ArchiveReader? = nil) {
         self.bytes = bytes
         self.file = file
         self.baseDirectory = baseDirectory
+        self.archives = archives
     }
 
     // MARK: - Reporting

@@ -1,4 +1,5 @@
 import DioramaDocument
+import DioramaRender
 
 /// Loads scenes files for the player with the document module's loader.
 public enum PlaylistFiles {
@@ -7,7 +8,7 @@ public enum PlaylistFiles {
     public static func load(path: String) -> Result<LoadedPlaylist, PlaylistLoadFailure> {
         let loaded: LoadedDocument
         do {
-            loaded = try DocumentLoader.load(path: path)
+            loaded = try DocumentLoader.load(path: path, archives: DotLottieArchive.read)
         } catch {
             let errors = error.diagnostics.filter { $0.severity == .error }
             let shown = errors.isEmpty ? error.diagnostics : errors

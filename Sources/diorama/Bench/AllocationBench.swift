@@ -60,7 +60,7 @@ struct AllocationBench: ParsableCommand {
         guard frameRate > 0, frameRate <= 1000 else { throw ValidationError("--frame-rate must be 0...1000") }
         let loaded: LoadedDocument
         do {
-            loaded = try DocumentLoader.load(path: file)
+            loaded = try DocumentLoader.load(path: file, archives: DotLottieArchive.read)
         } catch {
             StandardStreams.writeError(error.diagnostics.map(\.description).joined(separator: "\n") + "\n")
             throw ExitCode(2)

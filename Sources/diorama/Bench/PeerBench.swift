@@ -64,7 +64,7 @@ struct PeerBench: ParsableCommand {
         let lottiePath = (directory as NSString).appendingPathComponent("animation.json")
         let loaded: LoadedDocument
         do {
-            loaded = try DocumentLoader.load(path: scenesPath)
+            loaded = try DocumentLoader.load(path: scenesPath, archives: DotLottieArchive.read)
         } catch {
             throw ValidationError(error.diagnostics.map(\.description).joined(separator: "\n"))
         }

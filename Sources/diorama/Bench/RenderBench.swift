@@ -75,7 +75,7 @@ struct RenderBench: AsyncParsableCommand {
         let loaded: LoadedDocument
         do {
             (width, height) = try size.value()
-            loaded = try DocumentLoader.load(path: file)
+            loaded = try DocumentLoader.load(path: file, archives: DotLottieArchive.read)
         } catch let error as DocumentLoadError {
             StandardStreams.writeError(error.diagnostics.map(\.description).joined(separator: "\n") + "\n")
             throw ExitCode(2)
