@@ -124,11 +124,12 @@ extension FrameRenderer {
         var boxes: [PixelRect] = []
         boxes.reserveCapacity(system.particles.count)
         for particle in system.particles {
-            // As drawParticles passes them by: no box for a particle it never draws.
-            guard particle.alpha * particle.color.alpha * node.opacity > 0.001, particle.radius > 0, particle.radius.isFinite else { continue }
+            // No box for a particle that is never drawn; a pixel more than its sprite's reach for rounding.
+            guard let spriteReach = Self.spriteReach(of: particle, opacity: particle.alpha * particle.color.alpha * min(node.opacity, 1),
+                                                     scale: matrix.xx) else { continue }
             let (x, y) = matrix.apply(particle.position.x, particle.position.y)
             guard x.isFinite, y.isFinite else { continue }
-            let reach = particle.radius * matrix.xx * 1.3 + 6
+            let reach = spriteReach + 1
             guard reach < 1e6, abs(x) < 1e6, abs(y) < 1e6 else { return nil }
             let left = Int((x - reach).rounded(.down)), top = Int((y - reach).rounded(.down))
             let right = Int((x + reach).rounded(.up)), bottom = Int((y + reach).rounded(.up))

@@ -40,14 +40,12 @@ extension FrameRenderer {
         let (boundsRight, boundsBottom) = (Double(bounds.x + bounds.width), Double(bounds.y + bounds.height))
         for particle in system.particles {
             let opacity = particle.alpha * particle.color.alpha * alpha
-            guard opacity > 0.001, particle.radius > 0, particle.radius.isFinite else { continue }
+            guard let reach = Self.spriteReach(of: particle, opacity: opacity, scale: m.xx) else { continue }
             let (x, y) = m.apply(particle.position.x, particle.position.y)
             guard x.isFinite, y.isFinite else { continue }
             let (px, py) = (x + offset.x, y + offset.y)
             // A particle whose sprite cannot reach the areas is passed by before its sprite is looked up: a band
-            // or a damage area holds few of a frame's snowflakes. (A sprite reaches 1.3 radii, rounded to a
-            // quarter pixel then up, and 3 pixels from the particle's pixel: within 1.3 radii and 5 pixels of it.)
-            let reach = particle.radius * m.xx * 1.3 + 5
+            // or a damage area holds few of a frame's snowflakes.
             guard px + reach > boundsLeft, px - reach < boundsRight, py + reach > boundsTop, py - reach < boundsBottom else { continue }
             var sprite: ParticleSprite?
             let cellX = px.rounded(.down), cellY = py.rounded(.down)
@@ -66,6 +64,15 @@ extension FrameRenderer {
                 }
             }
         }
+    }
+
+    /// How far from its place, in device pixels, a particle's sprite can write under `scale` (device pixels a point),
+    /// drawn at `opacity`; nil when it is not drawn at all. A sprite reaches 1.3 radii, rounded to a quarter pixel
+    /// then up, and 3 pixels from the particle's pixel: within 1.3 radii and 5 pixels of it. Both the drawing and the
+    /// damage (`spriteBoxes`) ask here, so that a damage box always holds what is drawn.
+    static func spriteReach(of particle: Particle, opacity: Double, scale: Double) -> Double? {
+        guard opacity > 0.001, particle.radius > 0, particle.radius.isFinite else { return nil }
+        return particle.radius * scale * 1.3 + 5
     }
 
     /// Blends a sprite's coverage with its square's top left at (`left`, `top`): the pixels of its ink within the area.
