@@ -46,7 +46,7 @@ struct RenderBench: AsyncParsableCommand {
     @Flag(help: "Skip the PNG throughput measurement.")
     var noThroughput = false
 
-    @Option(help: "Also list the N slowest frames of each scene (scene seconds and CPU ms).")
+    @Option(help: "Also list the N slowest frames of each scene (scene seconds, CPU ms and the share of the frame drawn again), and how many frames were drawn whole.")
     var slowest: Int = 0
 
     @Option(help: ArgumentHelp("Time only this scene (repeat for several).", valueName: "ID"))
@@ -128,6 +128,8 @@ struct RenderBench: AsyncParsableCommand {
             var wall = [Double](repeating: .infinity, count: count), cpu = wall, evaluateTimes: [Double] = []
             var first = 0.0, firstCPU = 0.0
             var firstArt = ArtWork()
+            // The share of the frame each frame drew again (1 when drawn whole), from the last pass.
+            var drawn = [Double](repeating: 1, count: count)
             var frame = RenderedFrame(width: width, height: height)
             for pass in 0..<passes {
                 for k in 0..<count {
@@ -150,6 +152,9 @@ struct RenderBench: AsyncParsableCommand {
                             cpu[k] = min(cpu[k], Self.threadCPUTime() - cpuStart)
                             wall[k] = min(wall[k], elapsed.milliseconds)
                         }
+                        drawn[k] = renderer.lastWrittenAreas.map { areas in
+                            areas.reduce(0) { $0 + $1.width * $1.height } / Double(width * height)
+                        } ?? 1
                     }
                 }
             }
@@ -166,7 +171,14 @@ struct RenderBench: AsyncParsableCommand {
             }
             if slowest > 0 {
                 let worst = cpu.indices.sorted { cpu[$0] > cpu[$1] }.prefix(slowest)
-                print("    slowest: " + worst.map { String(format: "%.2f s %.2f ms", Double($0) / frameRate, cpu[$0]) }.joined(separator: ", "))
+                // With the share of the frame drawn again: a slow frame drawn whole reads differently from one
+                // whose areas are costly.
+                print("    slowest: " + worst.map {
+                    String(format: "%.2f s %.2f ms ", Double($0) / frameRate, cpu[$0]) + (drawn[$0] < 1 ? String(format: "(%.0f %%)", drawn[$0] * 100) : "(whole)")
+                }.joined(separator: ", "))
+                let whole = drawn.dropFirst().filter { $0 >= 1 }.count
+                print(String(format: "    drawn whole: %d of %d frames; the others drew %.0f %% of the frame (median)", whole, count - 1,
+                             percentile(drawn.dropFirst().filter { $0 < 1 }.map { $0 * 100 }, 0.5)))
             }
         }
     }
