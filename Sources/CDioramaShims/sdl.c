@@ -115,6 +115,41 @@ int diorama_sdl_x11_window_manager_running(DioramaSDLWindow *window) {
     return named != None && diorama_x11_window_property(display, named, check) == named;
 }
 
+int diorama_sdl_x11_set_title(DioramaSDLWindow *window, const char *title) {
+    Display *display;
+    Window x11;
+    if (!diorama_x11_window(window, &display, &x11)) return -1;
+    Atom utf8 = XInternAtom(display, "UTF8_STRING", False);
+    const char *names[] = {"_NET_WM_NAME", "_NET_WM_ICON_NAME"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        XChangeProperty(display, x11, XInternAtom(display, names[i], False), utf8, 8, PropModeReplace,
+                        (const unsigned char *)title, (int)strlen(title));
+    }
+    XFlush(display);
+    return 0;
+}
+
+int diorama_sdl_x11_title(DioramaSDLWindow *window, char *title, int size) {
+    Display *display;
+    Window x11;
+    if (size < 1 || !diorama_x11_window(window, &display, &x11)) return -1;
+    Atom type = None;
+    int format = 0;
+    unsigned long count = 0, after = 0;
+    unsigned char *data = NULL;
+    XSync(display, False);
+    int status = XGetWindowProperty(display, x11, XInternAtom(display, "_NET_WM_NAME", False), 0, size / 4 + 1, False,
+                                    XInternAtom(display, "UTF8_STRING", False), &type, &format, &count, &after, &data);
+    int result = -1;
+    if (status == Success && data && format == 8 && count < (unsigned long)size) {
+        memcpy(title, data, count);
+        title[count] = 0;
+        result = 0;
+    }
+    if (data) XFree(data);
+    return result;
+}
+
 int diorama_sdl_x11_window_geometry(DioramaSDLWindow *window, int *x, int *y, int *width, int *height) {
     Display *display;
     Window x11, child;

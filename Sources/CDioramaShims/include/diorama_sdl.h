@@ -30,6 +30,15 @@ typedef struct SDL_Window DioramaSDLWindow;
 /// X11 window. Without a window manager nobody carries out a fullscreen request, and SDL believes it happened anyway.
 int diorama_sdl_x11_window_manager_running(DioramaSDLWindow *window);
 
+/// Sets the EWMH title of `window` (_NET_WM_NAME and _NET_WM_ICON_NAME, UTF-8), which window managers show: SDL 2.26
+/// updates only WM_NAME (as Latin-1, mangling "—") when the C locale cannot convert UTF-8, and _NET_WM_NAME keeps the
+/// first title. 0 on success, -1 when `window` is not an X11 window.
+int diorama_sdl_x11_set_title(DioramaSDLWindow *window, const char *title);
+
+/// Reads `window`'s _NET_WM_NAME into `title` (`size` bytes with the terminating zero): 0 on success, -1 when it is
+/// missing, longer, or `window` is not an X11 window.
+int diorama_sdl_x11_title(DioramaSDLWindow *window, char *title, int size);
+
 /// The X server's own idea of `window`'s place and size (root coordinates), whatever SDL believes: 0 on success,
 /// -1 when `window` is not an X11 window or the server does not answer.
 int diorama_sdl_x11_window_geometry(DioramaSDLWindow *window, int *x, int *y, int *width, int *height);

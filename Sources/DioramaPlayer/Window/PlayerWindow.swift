@@ -91,6 +91,7 @@ public final class PlayerWindow {
         self.vsync = vsync
         // The software renderer reports vsync even when it is off: set it explicitly.
         SDL_RenderSetVSync(renderer, vsync ? 1 : 0)
+        _ = diorama_sdl_x11_set_title(window, title)
         if fullscreen { setFullscreen(true) }
     }
 
@@ -156,7 +157,18 @@ public final class PlayerWindow {
         return nil
     }
 
-    public func setTitle(_ title: String) { SDL_SetWindowTitle(window, title) }
+    public func setTitle(_ title: String) {
+        SDL_SetWindowTitle(window, title)
+        // The title window managers show; SDL leaves it at the first one (see the shim).
+        _ = diorama_sdl_x11_set_title(window, title)
+    }
+
+    /// The title the window manager is given (_NET_WM_NAME); nil off X11.
+    public var managedTitle: String? {
+        var bytes = [CChar](repeating: 0, count: 1024)
+        guard diorama_sdl_x11_title(window, &bytes, Int32(bytes.count)) == 0 else { return nil }
+        return String(cString: bytes)
+    }
 
     /// The two ways a window fills the screen.
     private enum FullscreenWay {
