@@ -112,8 +112,9 @@ public final class Player {
     private var leftSnapshots: [String: Snapshot] = [:]
     /// The scene and scene time the last frame showed as its current page: a page left is frozen as it was shown.
     private var shown = (scene: 0, time: 0.0)
-    /// The heard scene at the last frame, to notice the heard scene change of a scene's end (or a shared show's move).
-    private var lastHeardScene: Int?
+    /// The heard scene and its frame at the last frame, to notice the heard scene change of a scene's end (or a shared
+    /// show's move), and a lone scene starting over (`--only`).
+    private var lastHeard: (scene: Int, frame: Double)?
     /// The mixer frame the last navigation acts on, until the picture hears it: the incoming page holds its start.
     private var awaitedChange: Int64?
     /// Set while the intents of a drag's release are performed: the viewer already slides the page.
@@ -580,16 +581,22 @@ public final class Player {
     /// and lets it transition too: the scene left frozen as it was last shown (a scene that ended, at its end when it
     /// was not shown last), the next coming in forward after an end, otherwise by the direction of the move.
     private func noticeSceneChange(heard: PlaylistPosition, heardFrame: Double, now: Double) {
-        defer { lastHeardScene = heard.sceneIndex }
+        defer { lastHeard = (heard.sceneIndex, heard.sceneFrame) }
         if let awaited = awaitedChange {
             // Until the navigation is heard, the scene heard is still the one being left.
             guard heardFrame >= Double(awaited) else { return }
             awaitedChange = nil
             return
         }
-        guard let last = lastHeardScene, heard.sceneIndex != last, !heard.hasEnded,
-              document.scenes.indices.contains(last) else { return }
+        guard let (last, lastFrame) = lastHeard, !heard.hasEnded, document.scenes.indices.contains(last) else { return }
         let count = document.scenes.count
+        if heard.sceneIndex == last {
+            // A playlist of one scene (`--only`) wraps onto the same scene: the heard time went back to its start (by
+            // more than the presentation lead's swing from frame to frame) and the scene changes into itself.
+            guard count == 1, heard.sceneFrame + Double(sampleRate) / 2 < lastFrame else { return }
+            begin(from: (last, shown.time), to: last, forward: true, changeFrame: Int64(heardFrame.rounded(.down)), now: now)
+            return
+        }
         let duration = document.scenes[last].duration.doubleValue
         // The scene ended when the next one follows within a moment of its end; otherwise the show was moved by another
         // player (`--link`) and the scene is left as it was shown.
@@ -650,7 +657,7 @@ public final class Player {
             // The scenes may have moved (and the sound clock started over): the picture starts from what it hears.
             transition = nil
             awaitedChange = nil
-            lastHeardScene = nil
+            lastHeard = nil
         }
     }
 

@@ -276,6 +276,33 @@ import Testing
         #expect(show.moves == ["move 7.5"], "the transition is drawn here alone: the show is not moved again")
     }
 
+    @Test(arguments: [TransitionStyle.slide, .crossfade])
+    func aLoneSceneStartingOverChangesIntoItselfWithItsEndFrozen(_ style: TransitionStyle) throws {
+        let h = try PlayerHarness(showsOverlay: false, renderer: FlatRenderer(), onlyScene: "ocean", embedded: true, transition: style)
+        try h.advance(3.9)
+        #expect(Self.isAtRest(h))
+        let lastShown = try #require(Self.clockWidth(h, scene: 0))
+        try h.advance(0.15)      // the heard clock crosses the ocean's end and starts it over
+        #expect(h.position.sceneIndex == 0 && h.position.sceneTime(sampleRate: Self.rate) < 0.2)
+        try h.advance(1.0 / 60)
+        // Two pages of the ocean: the end as last shown, and its start coming in.
+        let pages = try #require(h.player.frames.last?.snapshot.nodes.filter { Self.scene(of: $0) == 0 })
+        #expect(pages.count == 2)
+        let clocks = pages.compactMap { page -> Double? in
+            guard case .page(let scene) = page.content else { return nil }
+            return scene.nodes.first { $0.id == "clock" }?.bounds.width
+        }
+        #expect(clocks.contains(lastShown))
+        if style == .slide {
+            let xs = pages.map(\.transform.tx).sorted()
+            #expect(xs.count == 2 && xs[0] < 0 && xs[1] > 0 && abs(xs[1] - xs[0] - Self.width) < 1e-6)
+        } else {
+            #expect(pages.contains { $0.opacity > 0 && $0.opacity < 1 })
+        }
+        try h.advance(0.7)
+        #expect(Self.isAtRest(h))
+    }
+
     @Test func noneCutsAsBefore() throws {
         let h = try Self.harness(.none)
         try h.advance(1)
