@@ -84,9 +84,10 @@ extension PlaylistAudio {
     ///
     /// A scene's sound is measured on its own: its ambience and cues mixed offline as a playlist of that one scene,
     /// from its first sample to its last (what plays while it is on screen, without the neighbours' fades). Scenes are
-    /// measured in parallel, each deterministically.
-    public func sceneLoudness() -> [LoudnessFigure] {
-        Self.measure(scenes: document.scenes.indices.map { alone(scene: $0) }, truePeak: true)
+    /// measured in parallel, each deterministically. Without `truePeak`, the true peak (which costs ten times the
+    /// rest) is not measured: `LoudnessFigure.truePeakBound` holds the sample peak's bound instead.
+    public func sceneLoudness(truePeak: Bool = true) -> [LoudnessFigure] {
+        Self.measure(scenes: document.scenes.indices.map { alone(scene: $0) }, truePeak: truePeak)
     }
 
     /// Scene `index` as a playlist of its own, with this bank and the gain this playlist gives it.
