@@ -1,6 +1,7 @@
 import ArgumentParser
 import DioramaAudio
 import DioramaDocument
+import DioramaPlayer
 import DioramaRender
 import DioramaTimeline
 import Foundation
@@ -44,7 +45,7 @@ struct Check: AsyncParsableCommand {
             writeDiagnostics(withMediaProblems(error.diagnostics, references: error.mediaReferences))
             throw ExitCode(2)
         }
-        var diagnostics = withMediaProblems(loaded.warnings + sceneEndWarnings(loaded), references: loaded.mediaReferences,
+        var diagnostics = withMediaProblems(loaded.warnings + sceneEndWarnings(loaded) + chromeWarnings(loaded), references: loaded.mediaReferences,
                                             document: loaded.document)
         if !diagnostics.contains(where: { $0.severity == .error }) {
             diagnostics = Self.inFileOrder(diagnostics + loudnessWarnings(loaded))
@@ -127,6 +128,40 @@ struct Check: AsyncParsableCommand {
             return ("\(figure) after its gain of \(SceneLoudnessReport.tenths(gain.decibels)) dB",
                     "its loudness changes over the scene more than one gain can follow; even out its ambience and cues")
         }
+    }
+
+    /// A warning at each `languages.chrome` string the player has no English string for (it would be ignored, and
+    /// the chrome would stay in English there), and at each translation that leaves out the `{n}` or `{reason}` its
+    /// English string fills in.
+    private func chromeWarnings(_ loaded: LoadedDocument) -> [Diagnostic] {
+        guard !loaded.document.languages.chrome.isEmpty else { return [] }
+        let bytes = (try? Data(contentsOf: URL(fileURLWithPath: file))).map { [UInt8]($0) } ?? []
+        guard let root = try? LocatedJSON.parse(bytes: bytes, file: loaded.path).get(),
+              case .object(let languages)? = root["languages"]?["chrome"]?.kind else { return [] }
+        let english = ChromeText.englishStrings
+        var warnings: [Diagnostic] = []
+        for language in languages {
+            guard case .object(let strings) = language.value.kind else { continue }
+            for entry in strings {
+                let path = LocatedJSON.path(language.value.path, key: entry.key)
+                guard english.contains(entry.key) else {
+                    warnings.append(Diagnostic(
+                        file: loaded.path, line: entry.keyLine, column: entry.keyColumn, path: path,
+                        message: "the player's chrome has no English string \"\(entry.key)\" to translate, so this is never shown",
+                        hint: Suggestion.hint(for: entry.key, among: english, listing: "its strings are")
+                            ?? "the English strings are those of the key help (?) and the toasts", severity: .warning))
+                    continue
+                }
+                guard case .string(let translation) = entry.value.kind else { continue }
+                for placeholder in ["{n}", "{reason}"] where entry.key.contains(placeholder) && !translation.contains(placeholder) {
+                    warnings.append(Diagnostic(
+                        file: loaded.path, line: entry.value.line, column: entry.value.column, path: path,
+                        message: "the translation of \"\(entry.key)\" leaves out \(placeholder), so the player's \(placeholder == "{n}" ? "number" : "reason") is not shown",
+                        hint: "put \(placeholder) where it belongs in the sentence", severity: .warning))
+                }
+            }
+        }
+        return warnings
     }
 
     /// A warning for each cue firing in the last sample period of its scene, which never sounds
