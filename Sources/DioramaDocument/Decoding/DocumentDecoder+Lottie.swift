@@ -24,6 +24,11 @@ extension DocumentDecoder {
             afterSource = startAnchor(member.value, path: fields.path("after"))
             if afterSource == nil { return nil }
         }
+        var untilSource: AfterSource?
+        if let member = fields["until"] {
+            untilSource = startAnchor(member.value, path: fields.path("until"), key: "until")
+            if untilSource == nil { return nil }
+        }
 
         guard let file, let member = fields["path"] else { return nil }
         let info: LottieAnimationInfo
@@ -45,8 +50,11 @@ extension DocumentDecoder {
                         height: fields.has("height") ? height : Double(info.height))
         let content = LottieContent(path: file, rect: rect, animation: info,
                                     playback: LottiePlayback(delay: delay, speed: speed, frames: frames, repeatCount: repeatCount,
-                                                             autoreverses: autoreverses, after: afterSource?.anchor))
+                                                             autoreverses: autoreverses, after: afterSource?.anchor,
+                                                             until: untilSource?.anchor))
         sceneAnimations.append(TimedAnimation(node: nodeID, lottie: content, after: afterSource))
+        // Right after its playback: the resolver finds the Lottie a stop belongs to just before it.
+        if let untilSource { sceneAnimations.append(TimedAnimation(stopOf: nodeID, until: untilSource)) }
         return .lottie(content)
     }
 
@@ -225,7 +233,11 @@ extension DocumentDecoder {
         let playback = lottie.playback
         let frames = playback.frames
         let subject: String
-        if case .lottie = dependant.timed { subject = "this Lottie never starts playing" } else { subject = "this animation never starts" }
+        switch dependant.timed {
+        case .lottie: subject = "this Lottie never starts playing"
+        case .stop: subject = "this Lottie never stops"
+        case .animation: subject = "this animation never starts"
+        }
         guard frames.contains(frame) else {
             error(source.eventOffset, source.eventPath,
                   "\(subject): frame \(frame) is outside the frames \"\(nodeID)\" plays (\(frames.lowerBound) to \(frames.upperBound - 1))",
