@@ -122,6 +122,14 @@ import Testing
         #expect(frames == [(6 * 30) % 120, 74, 74])
     }
 
+    @Test func theTutorialShowsTheShippedExampleWithItsPathsFromTheRepository() throws {
+        let example = try String(contentsOf: Self.example, encoding: .utf8)
+            .replacingOccurrences(of: "../../media/", with: "media/")
+            .replacingOccurrences(of: #""../scenes.schema.json""#, with: #""docs/scenes.schema.json""#)
+        let tutorial = try String(contentsOf: Self.root.appendingPathComponent("docs/COMPOSING.md"), encoding: .utf8)
+        #expect(tutorial.contains("```json\n" + example + "```\n"))
+    }
+
     @Test func withPatternsTheBoxIsAtMostHalfTheJSONWrittenByHandAndTheSame() throws {
         let patterned = try Data(contentsOf: Self.example).count
         let written = try Data(contentsOf: Self.byHand).count
