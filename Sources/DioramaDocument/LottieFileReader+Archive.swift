@@ -54,6 +54,34 @@ extension LottieFileReader {
         return .success((embeddingImages(in: chosen.bytes, from: entries), chosen.name))
     }
 
+    /// The bytes of the file `entry` inside the dotLottie archive at `path` (shown as `shownPath`), unpacked by
+    /// `reader`: a sound the scene plays from the archive. An entry given without its folder is also looked for where
+    /// dotLottie keeps audio: `audio/` (version 1) and `u/` (version 2). A problem names the files the archive has.
+    public static func archiveEntry(_ entry: String, path: String, shownPath: String, reader: ArchiveReader?) -> Result<ArchiveEntry, Problem> {
+        let file = "the dotLottie archive \"\(shownPath)\""
+        guard let reader else {
+            return .failure(Problem("\(file) is a zip, which is not read here", hint: "unzip it and name the sound file inside"))
+        }
+        let data: [UInt8]
+        switch readFile(path, file: file, shownPath: shownPath) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let bytes): data = bytes
+        }
+        let entries: [ArchiveEntry]
+        switch reader(data) {
+        case .failure(let problem): return .failure(Problem("\(file) \(problem.message)", hint: problem.hint))
+        case .success(let unpacked): entries = unpacked
+        }
+        for name in [entry, "audio/" + entry, "u/" + entry] {
+            if let found = entries.first(where: { $0.name == name }) { return .success(found) }
+        }
+        let audio = entries.map(\.name).filter { $0.hasPrefix("audio/") || $0.hasPrefix("u/") }
+        let names = audio.isEmpty ? entries.map(\.name).filter { !$0.hasSuffix("/") } : audio
+        return .failure(Problem("\(file) holds no file \"\(entry)\"",
+                                hint: Suggestion.hint(for: entry, among: names, listing: audio.isEmpty ? "it holds" : "its sounds are")
+                                    ?? "it holds no sounds (dotLottie keeps them in audio/ or u/)"))
+    }
+
     /// `json` with every image asset found among `entries` (at its `u` + `p`, or `images/` or `i/` + `p`) embedded
     /// as a data URI (`"e": 1`). A file that does not parse is returned as is, for `parse` to report where.
     static func embeddingImages(in json: [UInt8], from entries: [ArchiveEntry]) -> [UInt8] {

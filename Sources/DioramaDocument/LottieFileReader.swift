@@ -46,20 +46,10 @@ public enum LottieFileReader {
     public static func load(path: String, shownPath: String, allowedRoot: String? = nil,
                             archives: ArchiveReader? = nil) -> Result<Loaded, Problem> {
         let file = "the Lottie file \"\(shownPath)\""
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            return .failure(Problem("\(file) does not exist", hint: Suggestion.missingFileHint(written: shownPath, resolved: path)))
-        }
-        guard !isDirectory.boolValue else { return .failure(Problem("\(file) is a folder, not a file")) }
-        // Only a regular file: a named pipe would block the open forever. An empty file is reported as invalid JSON.
         let data: [UInt8]
-        switch RegularFile.read(path, upTo: maximumFileSize) {
+        switch readFile(path, file: file, shownPath: shownPath) {
+        case .failure(let problem): return .failure(problem)
         case .success(let bytes): data = bytes
-        case .failure(let problem) where problem.kind == .notRegular: return .failure(Problem("\(file) \(problem.reason)", hint: problem.hint))
-        case .failure: return .failure(Problem("\(file) cannot be read", hint: "check its permissions"))
-        }
-        guard data.count <= maximumFileSize else {
-            return .failure(Problem("\(file) is over 16 MiB", hint: "Lottie animations for a scene are small; is this the right file?"))
         }
         let directory = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
         if path.lowercased().hasSuffix(".lottie") {
@@ -78,6 +68,26 @@ public enum LottieFileReader {
         if let problem = imageAssetProblem(in: data, folder: directory + "/", shownPath: shownPath) { return .failure(problem) }
         return parse(bytes: data, shownPath: shownPath, fileDirectory: directory, allowedRoot: allowedRoot ?? directory)
             .map { Loaded(info: $0, json: data, resourceDirectory: directory) }
+    }
+
+    /// The bytes of the file at `path` (`file` names it in messages): it must exist, be a regular file (a named pipe
+    /// would block the open forever) and hold at most `maximumFileSize` bytes. An empty file is for the caller to judge.
+    static func readFile(_ path: String, file: String, shownPath: String) -> Result<[UInt8], Problem> {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return .failure(Problem("\(file) does not exist", hint: Suggestion.missingFileHint(written: shownPath, resolved: path)))
+        }
+        guard !isDirectory.boolValue else { return .failure(Problem("\(file) is a folder, not a file")) }
+        let data: [UInt8]
+        switch RegularFile.read(path, upTo: maximumFileSize) {
+        case .success(let bytes): data = bytes
+        case .failure(let problem) where problem.kind == .notRegular: return .failure(Problem("\(file) \(problem.reason)", hint: problem.hint))
+        case .failure: return .failure(Problem("\(file) cannot be read", hint: "check its permissions"))
+        }
+        guard data.count <= maximumFileSize else {
+            return .failure(Problem("\(file) is over 16 MiB", hint: "Lottie animations for a scene are small; is this the right file?"))
+        }
+        return .success(data)
     }
 
     /// Checks Lottie JSON already in memory. `fileDirectory` is where rlottie will look for image assets (nil refuses
