@@ -127,6 +127,8 @@ public struct LottieContent: Sendable, Equatable {
     public var rect: Rect
     public var animation: LottieAnimationInfo
     public var playback: LottiePlayback
+    /// The id of the animation a dotLottie archive plays (`"animation"`); nil: the manifest's first.
+    public var chosenAnimation: String?
 
     public init(path: String, rect: Rect, animation: LottieAnimationInfo, playback: LottiePlayback? = nil) {
         self.path = path

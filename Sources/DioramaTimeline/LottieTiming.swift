@@ -115,8 +115,11 @@ public struct LottieSnapshot: Sendable, Equatable {
     public var frame: Int
     /// The file's in point: rlottie counts frames from it.
     public var inPoint: Int
+    /// The animation of a dotLottie archive it shows (`LottieContent.chosenAnimation`); nil: the manifest's first.
+    public var animation: String?
 
-    public init(path: String, rect: Rect, frame: Int, inPoint: Int) {
+    public init(path: String, rect: Rect, frame: Int, inPoint: Int, animation: String? = nil) {
+        self.animation = animation
         self.path = path
         self.rect = rect
         self.frame = frame

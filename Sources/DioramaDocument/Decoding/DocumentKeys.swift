@@ -51,7 +51,7 @@ enum DocumentKeys {
         ("emitter", ["particles"]),
         ("image", ["path", "x", "y", "width", "height", "element", "sprite"]),
         ("component", ["component", "mirror", "parameters"]),
-        ("lottie", ["path", "x", "y", "width", "height", "delay", "speed", "segment", "repeat", "autoreverses", "after", "until"]),
+        ("lottie", ["path", "x", "y", "width", "height", "delay", "speed", "segment", "repeat", "autoreverses", "after", "until", "animation"]),
     ]
 
     static let offset = ["x", "y"]
