@@ -95,7 +95,9 @@ let package = Package(
         // Golden PNGs are read from beside the test source by path, not bundled.
         .testTarget(name: "DioramaRenderTests", dependencies: ["DioramaRender", "DioramaVectorArt", "DioramaTestSupport"], exclude: ["Goldens"]),
         .testTarget(name: "DioramaLottieTests", dependencies: ["DioramaLottie", "DioramaTestSupport"]),
-        .testTarget(name: "DioramaAudioTests", dependencies: ["DioramaAudio", "DioramaTimeline", "DioramaSynthesis", "DioramaTestSupport"]),
+        // Fixtures: the music box written by hand, read by path beside the example it is measured against.
+        .testTarget(name: "DioramaAudioTests", dependencies: ["DioramaAudio", "DioramaTimeline", "DioramaSynthesis", "DioramaTestSupport"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "DioramaSynthesisTests", dependencies: ["DioramaSynthesis", "DioramaAudio", "DioramaTestSupport"]),
         .testTarget(name: "DioramaPlayerTests", dependencies: ["DioramaPlayer", "DioramaTestSupport"]),
         .testTarget(name: "DioramaVerifyTests", dependencies: ["DioramaVerify", "DioramaAudio", "DioramaMixer", "DioramaTestSupport"]),

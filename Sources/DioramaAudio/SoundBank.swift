@@ -40,7 +40,7 @@ public struct SoundBank: Sendable {
         for definition in document.sounds {
             let path = definition.path.hasPrefix("/") ? definition.path : join(directory, definition.path)
             do {
-                sounds.append(try SoundFile.load(name: definition.name, path: path, sampleRate: sampleRate))
+                sounds.append(try SoundFile.load(name: definition.name, path: path, bytes: definition.embedded, sampleRate: sampleRate))
             } catch {
                 errors.append(error)
                 sounds.append(MixerSound(name: definition.name, interleavedStereo: []))

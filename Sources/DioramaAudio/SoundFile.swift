@@ -22,8 +22,11 @@ public enum SoundFile {
     ///
     /// Mono files stay mono, and play centred (the same signal at unity on both channels); files with
     /// more than two channels keep their first two.
-    public static func load(name: String, path: String, sampleRate: Int = AudioFormat.sampleRate) throws(SoundLoadError) -> MixerSound {
-        let decoded = try decode(name: name, path: path)
+    /// With `bytes` (a file unpacked from a dotLottie archive, `SoundDefinition.embedded`), those are decoded instead of
+    /// reading `path`, which then only names the sound in messages.
+    public static func load(name: String, path: String, bytes: [UInt8]? = nil,
+                            sampleRate: Int = AudioFormat.sampleRate) throws(SoundLoadError) -> MixerSound {
+        let decoded = if let bytes { try decode(name: name, path: path, bytes: bytes) } else { try decode(name: name, path: path) }
         var samples = decoded.samples
         if decoded.rate != sampleRate {
             samples = try resample(samples, channels: decoded.channels, from: decoded.rate, to: sampleRate, name: name, path: path)
@@ -48,6 +51,26 @@ public enum SoundFile {
             throw .unreadable(name, path, String(cString: sf_strerror(nil)))
         }
         defer { sf_close(file) }
+        return try decode(file, info: info, name: name, path: path)
+    }
+
+    /// Decodes a whole file held in memory, through libsndfile's virtual I/O, exactly as one read from disk.
+    static func decode(name: String, path: String, bytes: [UInt8]) throws(SoundLoadError) -> (samples: [Float], channels: Int, rate: Int) {
+        let memory = MemoryFile(bytes)
+        var io = MemoryFile.io
+        var info = SF_INFO()
+        return try withExtendedLifetime(memory) { () throws(SoundLoadError) in
+            guard let file = sf_open_virtual(&io, Int32(SFM_READ), &info, Unmanaged.passUnretained(memory).toOpaque()) else {
+                throw .unreadable(name, path, String(cString: sf_strerror(nil)))
+            }
+            defer { sf_close(file) }
+            return try decode(file, info: info, name: name, path: path)
+        }
+    }
+
+    /// The samples of a file libsndfile has opened, checked as `decode(name:path:)` describes.
+    private static func decode(_ file: OpaquePointer, info: SF_INFO, name: String, path: String) throws(SoundLoadError)
+        -> (samples: [Float], channels: Int, rate: Int) {
         let channels = Int(info.channels)
         let rate = Int(info.samplerate)
         guard channels > 0, rate > 0 else {
@@ -89,6 +112,40 @@ public enum SoundFile {
             stereo[2 * frame + 1] = raw[frame * channels + 1]
         }
         return (stereo, 2, rate)
+    }
+
+    /// Bytes libsndfile reads through its virtual I/O (`sf_open_virtual`), and its place in them. The callbacks are C
+    /// functions: they find the file through libsndfile's user data, which `decode(name:path:bytes:)` keeps alive.
+    private final class MemoryFile {
+        let bytes: [UInt8]
+        var position = 0
+
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+        static func of(_ data: UnsafeMutableRawPointer?) -> MemoryFile { Unmanaged<MemoryFile>.fromOpaque(data!).takeUnretainedValue() }
+
+        static var io: SF_VIRTUAL_IO {
+            SF_VIRTUAL_IO(
+                get_filelen: { data in sf_count_t(MemoryFile.of(data).bytes.count) },
+                seek: { offset, whence, data in
+                    let file = MemoryFile.of(data)
+                    let base = whence == SEEK_CUR ? file.position : whence == SEEK_END ? file.bytes.count : 0
+                    file.position = min(max(0, base + Int(offset)), file.bytes.count)
+                    return sf_count_t(file.position)
+                },
+                read: { destination, count, data in
+                    let file = MemoryFile.of(data)
+                    let length = min(Int(max(0, count)), file.bytes.count - file.position)
+                    guard length > 0, let destination else { return 0 }
+                    file.bytes.withUnsafeBytes { source in
+                        destination.copyMemory(from: source.baseAddress! + file.position, byteCount: length)
+                    }
+                    file.position += length
+                    return sf_count_t(length)
+                },
+                write: { _, _, _ in 0 },
+                tell: { data in sf_count_t(MemoryFile.of(data).position) })
+        }
     }
 
     /// libsndfile quietly plays what is left of a WAV/AIFF cut short, noting it only in its log

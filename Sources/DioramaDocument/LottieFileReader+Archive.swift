@@ -24,9 +24,10 @@ extension LottieFileReader {
     public static let maximumUnpackedSize = 32 * 1024 * 1024
 
     /// The JSON of the animation a dotLottie archive plays, and its name inside (`animations/ID.json` in version 1,
-    /// `a/ID.json` in version 2): the first of the manifest's `animations`, else the first such file by name.
-    /// Image assets found in the archive (`images/` or `i/`) are embedded into the JSON.
-    static func unpack(_ archive: [UInt8], file: String, reader: ArchiveReader) -> Result<(json: [UInt8], entry: String), Problem> {
+    /// `a/ID.json` in version 2): the one whose id is `animation`, else the first of the manifest's `animations`, else
+    /// the first such file by name. Image assets found in the archive (`images/` or `i/`) are embedded into the JSON.
+    static func unpack(_ archive: [UInt8], file: String, reader: ArchiveReader,
+                       animation: String? = nil) -> Result<(json: [UInt8], entry: String), Problem> {
         let entries: [ArchiveEntry]
         switch reader(archive) {
         case .failure(let problem): return .failure(Problem("\(file) \(problem.message)", hint: problem.hint))
@@ -46,12 +47,56 @@ extension LottieFileReader {
         let found = entries.map(\.name).filter { name in
             name.hasSuffix(".json") && animationFolders.contains { name.hasPrefix($0) && !name.dropFirst($0.count).contains("/") }
         }.sorted()
+        if let animation {
+            guard let chosen = animationFolders.lazy.compactMap({ entry($0 + animation + ".json") }).first else {
+                // The ids there are: the manifest's, and those of the animation files.
+                var ids = candidates.compactMap { name in animationFolders.first { name.hasPrefix($0) }.map { String(name.dropFirst($0.count).dropLast(5)) } }
+                for name in found {
+                    let id = String(name.dropFirst(name.hasPrefix("a/") ? 2 : "animations/".count).dropLast(5))
+                    if !ids.contains(id) { ids.append(id) }
+                }
+                var unique: [String] = []
+                for id in ids where !unique.contains(id) { unique.append(id) }
+                return .failure(Problem("\(file) has no animation \"\(animation)\"",
+                                        hint: Suggestion.hint(for: animation, among: unique, listing: "its animations are")
+                                            ?? "it holds no animation; a dotLottie archive holds animations/ID.json"))
+            }
+            return .success((embeddingImages(in: chosen.bytes, from: entries), chosen.name))
+        }
         guard let chosen = (candidates + found).lazy.compactMap({ entry($0) }).first else {
             return .failure(Problem("\(file) holds no Lottie animation (no animations/NAME.json or a/NAME.json)",
                                     hint: "a dotLottie archive holds manifest.json and animations/NAME.json"
                                         + (Suggestion.list(entries.map(\.name), listing: "; this one holds") ?? "; this one is empty")))
         }
         return .success((embeddingImages(in: chosen.bytes, from: entries), chosen.name))
+    }
+
+    /// The bytes of the file `entry` inside the dotLottie archive at `path` (shown as `shownPath`), unpacked by
+    /// `reader`: a sound the scene plays from the archive. An entry given without its folder is also looked for where
+    /// dotLottie keeps audio: `audio/` (version 1) and `u/` (version 2). A problem names the files the archive has.
+    public static func archiveEntry(_ entry: String, path: String, shownPath: String, reader: ArchiveReader?) -> Result<ArchiveEntry, Problem> {
+        let file = "the dotLottie archive \"\(shownPath)\""
+        guard let reader else {
+            return .failure(Problem("\(file) is a zip, which is not read here", hint: "unzip it and name the sound file inside"))
+        }
+        let data: [UInt8]
+        switch readFile(path, file: file, shownPath: shownPath) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let bytes): data = bytes
+        }
+        let entries: [ArchiveEntry]
+        switch reader(data) {
+        case .failure(let problem): return .failure(Problem("\(file) \(problem.message)", hint: problem.hint))
+        case .success(let unpacked): entries = unpacked
+        }
+        for name in [entry, "audio/" + entry, "u/" + entry] {
+            if let found = entries.first(where: { $0.name == name }) { return .success(found) }
+        }
+        let audio = entries.map(\.name).filter { $0.hasPrefix("audio/") || $0.hasPrefix("u/") }
+        let names = audio.isEmpty ? entries.map(\.name).filter { !$0.hasSuffix("/") } : audio
+        return .failure(Problem("\(file) holds no file \"\(entry)\"",
+                                hint: Suggestion.hint(for: entry, among: names, listing: audio.isEmpty ? "it holds" : "its sounds are")
+                                    ?? "it holds no sounds (dotLottie keeps them in audio/ or u/)"))
     }
 
     /// `json` with every image asset found among `entries` (at its `u` + `p`, or `images/` or `i/` + `p`) embedded

@@ -30,8 +30,8 @@ public enum LottieFileReader {
     /// - Parameter allowedRoot: the folder no image asset may leave (the scenes file's); nil is the Lottie file's own folder.
     /// - Parameter archives: unpacks a dotLottie archive (`.lottie`); without it such a file is refused.
     public static func read(path: String, shownPath: String, allowedRoot: String? = nil,
-                            archives: ArchiveReader? = nil) -> Result<LottieAnimationInfo, Problem> {
-        load(path: path, shownPath: shownPath, allowedRoot: allowedRoot, archives: archives).map(\.info)
+                            archives: ArchiveReader? = nil, animation: String? = nil) -> Result<LottieAnimationInfo, Problem> {
+        load(path: path, shownPath: shownPath, allowedRoot: allowedRoot, archives: archives, animation: animation).map(\.info)
     }
 
     /// A checked animation: what the timeline needs, the JSON to hand rlottie (from a dotLottie archive: the
@@ -44,14 +44,44 @@ public enum LottieFileReader {
 
     /// Reads and checks the file at `path` as `read` does, keeping the JSON rlottie is to load.
     public static func load(path: String, shownPath: String, allowedRoot: String? = nil,
-                            archives: ArchiveReader? = nil) -> Result<Loaded, Problem> {
+                            archives: ArchiveReader? = nil, animation: String? = nil) -> Result<Loaded, Problem> {
         let file = "the Lottie file \"\(shownPath)\""
+        let data: [UInt8]
+        switch readFile(path, file: file, shownPath: shownPath) {
+        case .failure(let problem): return .failure(problem)
+        case .success(let bytes): data = bytes
+        }
+        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
+        if path.lowercased().hasSuffix(".lottie") {
+            guard let archives else {
+                return .failure(Problem("\(file) is a dotLottie archive (a zip), which is not read here",
+                                        hint: "unzip it and name the JSON animation inside (animations/NAME.json)"))
+            }
+            switch unpack(data, file: file, reader: archives, animation: animation) {
+            case .failure(let problem): return .failure(problem)
+            case .success(let (json, entry)):
+                // Images inside the archive are embedded by now; any other image asset is refused (no folder).
+                return parse(bytes: json, shownPath: shownPath + "/" + entry).map { Loaded(info: $0, json: json, resourceDirectory: directory) }
+            }
+        }
+        if let animation {
+            return .failure(Problem("\(file) is Lottie JSON, a single animation: \"animation\" (\"\(animation)\") chooses one inside a dotLottie archive",
+                                    hint: "remove \"animation\", or name the .lottie archive that holds it"))
+        }
+        // rlottie opens an asset at its resource folder (given with a trailing slash) + u + p.
+        if let problem = imageAssetProblem(in: data, folder: directory + "/", shownPath: shownPath) { return .failure(problem) }
+        return parse(bytes: data, shownPath: shownPath, fileDirectory: directory, allowedRoot: allowedRoot ?? directory)
+            .map { Loaded(info: $0, json: data, resourceDirectory: directory) }
+    }
+
+    /// The bytes of the file at `path` (`file` names it in messages): it must exist, be a regular file (a named pipe
+    /// would block the open forever) and hold at most `maximumFileSize` bytes. An empty file is for the caller to judge.
+    static func readFile(_ path: String, file: String, shownPath: String) -> Result<[UInt8], Problem> {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
             return .failure(Problem("\(file) does not exist", hint: Suggestion.missingFileHint(written: shownPath, resolved: path)))
         }
         guard !isDirectory.boolValue else { return .failure(Problem("\(file) is a folder, not a file")) }
-        // Only a regular file: a named pipe would block the open forever. An empty file is reported as invalid JSON.
         let data: [UInt8]
         switch RegularFile.read(path, upTo: maximumFileSize) {
         case .success(let bytes): data = bytes
@@ -61,23 +91,7 @@ public enum LottieFileReader {
         guard data.count <= maximumFileSize else {
             return .failure(Problem("\(file) is over 16 MiB", hint: "Lottie animations for a scene are small; is this the right file?"))
         }
-        let directory = URL(fileURLWithPath: path).deletingLastPathComponent().standardizedFileURL.path
-        if path.lowercased().hasSuffix(".lottie") {
-            guard let archives else {
-                return .failure(Problem("\(file) is a dotLottie archive (a zip), which is not read here",
-                                        hint: "unzip it and name the JSON animation inside (animations/NAME.json)"))
-            }
-            switch unpack(data, file: file, reader: archives) {
-            case .failure(let problem): return .failure(problem)
-            case .success(let (json, entry)):
-                // Images inside the archive are embedded by now; any other image asset is refused (no folder).
-                return parse(bytes: json, shownPath: shownPath + "/" + entry).map { Loaded(info: $0, json: json, resourceDirectory: directory) }
-            }
-        }
-        // rlottie opens an asset at its resource folder (given with a trailing slash) + u + p.
-        if let problem = imageAssetProblem(in: data, folder: directory + "/", shownPath: shownPath) { return .failure(problem) }
-        return parse(bytes: data, shownPath: shownPath, fileDirectory: directory, allowedRoot: allowedRoot ?? directory)
-            .map { Loaded(info: $0, json: data, resourceDirectory: directory) }
+        return .success(data)
     }
 
     /// Checks Lottie JSON already in memory. `fileDirectory` is where rlottie will look for image assets (nil refuses

@@ -63,11 +63,17 @@ public struct LottiePlayback: Sendable, Equatable {
     public var frames: Range<Int>
     public var repeatCount: RepeatCount
     public var autoreverses: Bool
+    /// The moment the playback stops (`"until"`, written as an `after` is), resolved with the starts into `stop`.
+    public var until: StartAnchor?
+    /// Scene seconds from which it stops, resolved (`Scene.resolvingStarts()`): the frame shown just before stays, and
+    /// no frame appears from then on (cues on its markers do not fire, nothing starts after them). nil: it plays on.
+    public var stop: Rational?
 
     public init(delay: Rational = .zero, speed: Rational = .one, frames: Range<Int>, repeatCount: RepeatCount = .count(1),
-                autoreverses: Bool = false, after: StartAnchor? = nil) {
+                autoreverses: Bool = false, after: StartAnchor? = nil, until: StartAnchor? = nil) {
         self.delay = delay
         self.after = after
+        self.until = until
         self.speed = speed
         self.frames = frames
         self.repeatCount = repeatCount
@@ -121,6 +127,8 @@ public struct LottieContent: Sendable, Equatable {
     public var rect: Rect
     public var animation: LottieAnimationInfo
     public var playback: LottiePlayback
+    /// The id of the animation a dotLottie archive plays (`"animation"`); nil: the manifest's first.
+    public var chosenAnimation: String?
 
     public init(path: String, rect: Rect, animation: LottieAnimationInfo, playback: LottiePlayback? = nil) {
         self.path = path

@@ -107,8 +107,10 @@ extension Scene {
                 for animation in node.animations {
                     if case .tap(let tapped, let nth)? = animation.after { result[tapped, default: []].insert(nth) }
                 }
-                if case .lottie(let lottie) = node.content, case .tap(let tapped, let nth)? = lottie.playback.after {
-                    result[tapped, default: []].insert(nth)
+                if case .lottie(let lottie) = node.content {
+                    for anchor in [lottie.playback.after, lottie.playback.until] {
+                        if case .tap(let tapped, let nth)? = anchor { result[tapped, default: []].insert(nth) }
+                    }
                 }
                 if case .group(let group) = node.content { visit(group.children) }
             }

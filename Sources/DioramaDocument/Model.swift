@@ -103,6 +103,9 @@ public struct SoundDefinition: Sendable, Equatable {
     public var leadingSilenceIntended: Bool
     /// How every firing of a cue playing the sound differs from the others (`"vary"`); nil: each is the same.
     public var vary: SoundVariation?
+    /// The file's bytes, for a sound inside a dotLottie archive (`art/drum.lottie/audio/pluck.wav`), unpacked when the
+    /// document is read (as its images are); nil for a file of its own, read from `path`.
+    public var embedded: [UInt8]?
 
     public init(name: String, path: String, gain: Double = 1, leadingSilenceIntended: Bool = false, vary: SoundVariation? = nil) {
         self.name = name
@@ -111,6 +114,18 @@ public struct SoundDefinition: Sendable, Equatable {
         self.leadingSilenceIntended = leadingSilenceIntended
         self.vary = vary
     }
+
+    /// For a path through a dotLottie archive, the archive's path and the file inside it: `art/drum.lottie/audio/a.wav`
+    /// is `("art/drum.lottie", "audio/a.wav")`. The first folder of the path whose name ends in `.lottie` is the archive.
+    public static func archive(in path: String) -> (archive: String, entry: String)? {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false)
+        guard let index = parts.dropLast().firstIndex(where: { $0.lowercased().hasSuffix(".lottie") }) else { return nil }
+        let entry = parts[(index + 1)...].joined(separator: "/")
+        return entry.isEmpty ? nil : (parts[...index].joined(separator: "/"), entry)
+    }
+
+    /// The file on disk the sound comes from: its own, or the archive it is inside.
+    public var file: String { Self.archive(in: path)?.archive ?? path }
 }
 
 /// A sound's natural variation from one firing to the next (`"vary": {"gain": 3, "pitch": 0.5}`), as a bell struck a

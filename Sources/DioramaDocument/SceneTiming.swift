@@ -25,6 +25,8 @@ public struct SceneTiming: Sendable, Equatable {
         public var path: String
         /// True for a Lottie node's playback rather than an animation.
         public var isLottie = false
+        /// True for the moment a Lottie node's playback stops (its `until`, in `after`); `time` is the stop.
+        public var isStop = false
         public var after: StartAnchor?
         /// Scene seconds at which its first iteration starts (`SceneTiming.untapped` while it waits for a tap).
         public var time: Rational
@@ -50,7 +52,7 @@ public struct SceneTiming: Sendable, Equatable {
     public static let untapped = DocumentLimits.maximumSceneDuration * Rational(2)
 
     /// Every animation of the scene, nodes depth-first in file order, a node's animations before its children's;
-    /// a Lottie node's playback comes before its animations.
+    /// a Lottie node's playback comes before its animations, followed by its stop when it has an `until`.
     public let starts: [Start]
 
     public init(scene: Scene) {
@@ -64,6 +66,12 @@ public struct SceneTiming: Sendable, Equatable {
                     start.isLottie = true
                     starts.append(start)
                     items.append(StartResolver.Item(timed: .lottie(lottie), dependency: .sceneStart))
+                    if let until = lottie.playback.until {
+                        var stop = Start(node: node.id, animation: nil, path: "\(nodePath).until", after: until, time: Self.untapped)
+                        stop.isStop = true
+                        starts.append(stop)
+                        items.append(StartResolver.Item(timed: .stop, dependency: .sceneStart))
+                    }
                 }
                 for (animationIndex, animation) in node.animations.enumerated() {
                     starts.append(Start(node: node.id, animation: animation.id, path: "\(nodePath).animations[\(animationIndex)]",
@@ -105,17 +113,23 @@ public struct SceneTiming: Sendable, Equatable {
                 } ?? .unresolved
             }
         }
-        let resolved = StartResolver.resolve(items)
+        let resolved = StartResolver.resolvingStops(items)
         for index in starts.indices {
             if resolved.waiting[index] {
                 starts[index].time = Self.untapped
                 starts[index].waitsForTap = true
                 continue
             }
-            // What check refuses falls back to the delay from the scene's start.
-            starts[index].time = resolved.starts[index] ?? items[index].delay
+            // What check refuses falls back to the delay from the scene's start; a stop that cannot be resolved never comes.
+            starts[index].time = resolved.starts[index] ?? (starts[index].isStop ? Self.untapped : items[index].delay)
         }
         self.starts = starts
+    }
+
+    /// The resolved stop of a Lottie start at `index` (its `until`, the next entry), nil when it plays on.
+    func stop(ofLottieAt index: Int) -> Rational? {
+        guard index + 1 < starts.count, starts[index + 1].isStop, starts[index + 1].time < Self.untapped else { return nil }
+        return starts[index + 1].time
     }
 
     /// The start of the animation `animation` of the node `node`.
@@ -142,6 +156,11 @@ extension Scene {
                 if case .lottie(var lottie) = node.content {
                     lottie.playback.delay = timing.starts[next].time
                     lottie.playback.after = nil
+                    if lottie.playback.until != nil {
+                        lottie.playback.stop = timing.stop(ofLottieAt: next)
+                        lottie.playback.until = nil
+                        next += 1
+                    }
                     node.content = .lottie(lottie)
                     next += 1
                 }
@@ -164,7 +183,7 @@ extension Scene {
         func search(_ nodes: [Node]) -> Bool {
             nodes.contains { node in
                 if node.animations.contains(where: { $0.after != nil }) { return true }
-                if case .lottie(let lottie) = node.content, lottie.playback.after != nil { return true }
+                if case .lottie(let lottie) = node.content, lottie.playback.after != nil || lottie.playback.until != nil { return true }
                 if case .group(let group) = node.content { return search(group.children) }
                 return false
             }
@@ -197,10 +216,12 @@ enum StartResolver {
         }
     }
 
-    /// What starts: an animation, or a Lottie node's playback.
+    /// What starts: an animation, or a Lottie node's playback; or the moment a Lottie node's playback stops.
     enum Timed {
         case animation(Animation)
         case lottie(LottieContent)
+        /// A Lottie node's `until`: the item before it is the Lottie's playback.
+        case stop
     }
 
     struct Item {
@@ -212,6 +233,7 @@ enum StartResolver {
             switch timed {
             case .animation(let animation): animation.delay
             case .lottie(let lottie): lottie.playback.delay
+            case .stop: .zero
             }
         }
     }
@@ -231,6 +253,22 @@ enum StartResolver {
         var failures: [(item: Int, failure: Failure)]
         /// True where the start waits for a tap that has not happened (directly or through what it follows).
         var waiting: [Bool]
+    }
+
+    /// `resolve`, then again with each Lottie's resolved stop in its playback, so that a start after one of its
+    /// markers or frames that would appear at or after the stop never comes (it waits, as for a tap).
+    static func resolvingStops(_ items: [Item]) -> Result {
+        let first = resolve(items)
+        var stopped = items
+        var changed = false
+        for index in items.indices where index > 0 {
+            guard case .stop = items[index].timed, !first.waiting[index], let stop = first.starts[index],
+                  case .lottie(var lottie) = items[index - 1].timed else { continue }
+            lottie.playback.stop = stop
+            stopped[index - 1].timed = .lottie(lottie)
+            changed = true
+        }
+        return changed ? resolve(stopped) : first
     }
 
     static func resolve(_ items: [Item]) -> Result {
@@ -263,7 +301,7 @@ enum StartResolver {
                 if case .tap(nil) = items[top].dependency {
                     waiting[top] = true
                 } else if let dependency = items[top].dependency.target {
-                    waiting[top] = waiting[dependency]
+                    waiting[top] = waiting[dependency] || cutByStop(top, starts: starts, items: items)
                 }
                 let (start, failure) = waiting[top] ? (nil, nil) : self.start(of: items[top], dependencyStarts: starts, items: items)
                 starts[top] = start
@@ -273,6 +311,18 @@ enum StartResolver {
             }
         }
         return Result(starts: starts, failures: failures, waiting: waiting)
+    }
+
+    /// True when the item starts after a Lottie's frame whose appearance comes at or after that Lottie's stop: it
+    /// never appears, so the item never starts.
+    private static func cutByStop(_ item: Int, starts: [Rational?], items: [Item]) -> Bool {
+        guard case .lottie(let index, let frame, let nth) = items[item].dependency, let start = starts[index],
+              case .lottie(let lottie) = items[index].timed, let stop = lottie.playback.stop,
+              let steps = lottie.playback.stepsToAppearance(of: frame, nth: nth),
+              let time = appearanceTime(steps: steps, of: lottie, startingAt: start) else { return false }
+        // A Lottie's own stop on one of its frames is that frame's appearance, not cut by itself.
+        if case .stop = items[item].timed, index == item - 1 { return false }
+        return time >= stop
     }
 
     private static func start(of item: Item, dependencyStarts starts: [Rational?], items: [Item]) -> (Rational?, Failure?) {

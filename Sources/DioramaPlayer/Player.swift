@@ -685,7 +685,7 @@ public final class Player {
     private static func soundSignature(of playlist: LoadedPlaylist) -> [String] {
         let pitches = SoundBank.pitches(in: playlist.document)
         return playlist.document.sounds.map { sound in
-            let path = sound.path.hasPrefix("/") ? sound.path : playlist.baseDirectory + "/" + sound.path
+            let path = sound.file.hasPrefix("/") ? sound.file : playlist.baseDirectory + "/" + sound.file
             return "\(sound.name)|\(sound.path)|\(sound.gain)|\(String(describing: sound.vary))|\(pitches[sound.name] ?? [])"
                 + "|\(String(describing: FileWatch.Signature.of(path)))"
         }

@@ -9,16 +9,22 @@ import Foundation
 final class LottieCache {
     private var animations: [String: LottieAnimation?] = [:]
 
-    /// True when the file at `resolved` was loaded (or refused) already.
-    func holds(_ resolved: String) -> Bool { animations[resolved] != nil }
+    /// The cache's key: the file, and the animation chosen inside an archive.
+    private static func key(_ resolved: String, _ chosen: String?) -> String { chosen.map { resolved + "\u{0}" + $0 } ?? resolved }
+
+    /// True when the file at `resolved` (its animation `chosen`) was loaded (or refused) already.
+    func holds(_ resolved: String, chosen: String? = nil) -> Bool { animations[Self.key(resolved, chosen)] != nil }
 
     /// The animation at `resolved`, loaded once; nil (remembered) when it cannot be loaded, with `warn` called once.
     /// - Parameter allowedRoot: the folder image assets may not leave (the scenes file's); nil is the Lottie file's own.
-    func animation(atPath resolved: String, allowedRoot: String?, warn: (String) -> Void) -> LottieAnimation? {
-        if let cached = animations[resolved] { return cached }
+    /// - Parameter chosen: the animation of a dotLottie archive (nil: the manifest's first).
+    func animation(atPath resolved: String, chosen: String? = nil, allowedRoot: String?, warn: (String) -> Void) -> LottieAnimation? {
+        let key = Self.key(resolved, chosen)
+        if let cached = animations[key] { return cached }
         var loaded: LottieAnimation?
         // rlottie trusts its input: only files whose basics pass the same checks as `diorama check` reach it.
-        switch LottieFileReader.load(path: resolved, shownPath: resolved, allowedRoot: allowedRoot, archives: DotLottieArchive.read) {
+        switch LottieFileReader.load(path: resolved, shownPath: resolved, allowedRoot: allowedRoot, archives: DotLottieArchive.read,
+                                     animation: chosen) {
         case .failure(let problem):
             warn("lottie \(resolved): \(problem.message); drawn as nothing")
         case .success(let checked):
@@ -28,7 +34,7 @@ final class LottieCache {
                 warn("lottie \(resolved): \(error); drawn as nothing")
             }
         }
-        animations[resolved] = loaded
+        animations[key] = loaded
         return loaded
     }
 }
@@ -40,8 +46,9 @@ extension FrameRenderer {
         let box = BoundingBox(lottie.rect)
         guard box.nonEmptyBox != nil else { return }
         let resolved = resolvedImagePath(lottie.path)
-        if !lotties.holds(resolved) { statistics.loadedDrawings += 1 }
-        guard let animation = lotties.animation(atPath: resolved, allowedRoot: imageDirectory?.standardizedFileURL.path, warn: { warn($0) }) else { return }
+        if !lotties.holds(resolved, chosen: lottie.animation) { statistics.loadedDrawings += 1 }
+        guard let animation = lotties.animation(atPath: resolved, chosen: lottie.animation, allowedRoot: imageDirectory?.standardizedFileURL.path,
+                                                warn: { warn($0) }) else { return }
         var ctm = cairo_matrix_t()
         cairo_get_matrix(cr, &ctm)
         let scaleX = (ctm.xx * ctm.xx + ctm.yx * ctm.yx).squareRoot(), scaleY = (ctm.xy * ctm.xy + ctm.yy * ctm.yy).squareRoot()

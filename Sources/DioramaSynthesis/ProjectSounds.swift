@@ -20,7 +20,7 @@ public struct SynthesizedSound: Sendable {
 /// -26 LUFS, peaks never above -1 dBFS, so a cue stands clear of its scene's bed without startling.
 public enum ProjectSounds {
     public static let names = ["surf", "bell", "creak", "birds", "breathe-in", "breathe-out", "wind", "chime", "click",
-                               "music", "crackle", "hum", "ding", "room-tone", "snow-hush", "breath-pad", "shimmer"]
+                               "music", "crackle", "hum", "ding", "room-tone", "snow-hush", "breath-pad", "shimmer", "tine"]
 
     /// Synthesizes the sound called `name` (one of `names`), or nil.
     public static func make(_ name: String, sampleRate: Int = AudioFormat.sampleRate) -> SynthesizedSound? {
@@ -44,6 +44,7 @@ public enum ProjectSounds {
         case "snow-hush": made = (snowHush(rate), true)
         case "breath-pad": made = (breathPad(rate), true)
         case "shimmer": made = (shimmer(rate), true)
+        case "tine": made = (tine(rate), false)
         default: return nil
         }
         return SynthesizedSound(name: name, sampleRate: sampleRate, samples: made.samples.map { Float($0) }, loops: made.loops)
@@ -491,5 +492,37 @@ public enum ProjectSounds {
         }
         fadeTail(&samples, seconds: 0.5, sampleRate: rate)
         return normalized(samples, peak: -10)
+    }
+
+    // MARK: The music box
+
+    /// The music box's one tine, a C5 (523.25 Hz) that a cue's `pitch` turns into every note of the comb: a steel
+    /// tongue clamped at one end rings at its fundamental with faint inharmonic modes (6.27 and 17.55 times it, a
+    /// clamped bar's), the higher ones dying fast; the pin's release is a short bright tick at the start. The attack
+    /// rises in 1 ms from silence, so the note is heard from its cue's sample.
+    static func tine(_ rate: Double) -> [Double] {
+        let length = Int(2.5 * rate)
+        var samples = [Double](repeating: 0, count: length)
+        let fundamental = 523.25
+        let modes: [(ratio: Double, amplitude: Double, t60: Double)] = [(1, 1, 2.2), (2, 0.04, 0.9), (6.27, 0.18, 0.22), (17.55, 0.05, 0.05)]
+        for mode in modes {
+            let omega = 2 * Double.pi * fundamental * mode.ratio / rate
+            let decay = exp(-6.9078 / (mode.t60 * rate))
+            var envelope = mode.amplitude
+            for offset in 0..<length {
+                let rise = offset < 48 ? smoothRise(Double(offset) / 48) : 1
+                samples[offset] += envelope * rise * sin(omega * Double(offset))
+                envelope *= decay
+            }
+        }
+        // The pin letting go: 3 ms of bright noise.
+        var tick = SplitMix64(seed: 0x714E)
+        var bright = Biquad(.highpass, frequency: 4000, q: 0.7, sampleRate: rate)
+        for offset in 0..<Int(0.003 * rate) {
+            let level = 0.12 * smoothRise(Double(offset) / 24) * exp(-Double(offset) / (0.0008 * rate))
+            samples[offset] += level * bright.process(tick.symmetric())
+        }
+        fadeTail(&samples, seconds: 0.4, sampleRate: rate)
+        return normalized(samples, peak: -6)
     }
 }

@@ -6,7 +6,8 @@ import DioramaDocument
 /// `start` its delay: the position `p = (t − start) × fps × speed` counts frames played; frame index
 /// `F = floor(p)` (floor: a frame stays until the next one appears), iteration `k = F div n`, step `q = F mod n`.
 /// A forward iteration shows `first + q`; a reversed one (odd `k` with `autoreverses`) shows `first + n − 1 − q`.
-/// Before `start` the first frame shows; after the last iteration, the frame that iteration ended on.
+/// Before `start` the first frame shows; after the last iteration, the frame that iteration ended on. From a `stop`
+/// (a resolved `until`) on, the frame shown just before it stays and no frame appears.
 ///
 /// So frame `first + j` of a 30 fps file at speed 1 appears at `start + j/30` in iteration 0, and at
 /// `start + (k·n + j)/30` in forward iteration k.
@@ -19,6 +20,8 @@ public struct LottieTiming: Sendable, Equatable {
     /// nil when it repeats forever.
     public let iterations: Int?
     public let autoreverses: Bool
+    /// Scene seconds from which the playback holds still (`LottiePlayback.stop`); nil: it plays on.
+    public let stop: Rational?
     /// Which frame appears at which step of an iteration (shared with the starts `after` a Lottie frame).
     private let playback: LottiePlayback
 
@@ -33,17 +36,24 @@ public struct LottieTiming: Sendable, Equatable {
         case .forever: iterations = nil
         }
         autoreverses = lottie.playback.autoreverses
+        stop = lottie.playback.stop
     }
 
     /// The file frame shown at scene time `time`, exactly.
     public func frame(at time: Rational) -> Int {
         guard time > start, rate > .zero else { return first }
+        if let stop, time >= stop {
+            // The frame shown just before the stop: the last whose appearance came before it.
+            guard stop > start else { return first }
+            return frameAt(index: max(0, Int(clamping: ((stop - start) * rate).ceiling) - 1))
+        }
         return frameAt(index: Int(clamping: ((time - start) * rate).floor))
     }
 
     /// The file frame shown at `time` seconds. Players and renderers keep time in doubles, where `k/30` may land a
     /// hair below the frame boundary: a position within a millionth of a frame of a whole number counts as it.
     public func frame(at time: Double) -> Int {
+        if let stop, time >= stop.doubleValue { return frame(at: stop) }
         let position = (time - start.doubleValue) * rate.doubleValue
         guard position.isFinite, position > 0 else { return first }
         let nearest = position.rounded()
@@ -72,6 +82,7 @@ public struct LottieTiming: Sendable, Equatable {
     /// frame is merely shown, not appearing.
     public func appearances(of frame: Int, from: Rational, before end: Rational,
                             limit: Int = CueSchedule.maximumFiringsPerCue) -> [(time: Rational, iteration: Int)] {
+        let end = stop.map { min(end, $0) } ?? end
         guard rate > .zero, frame >= first, frame < first + count, from < end else { return [] }
         let frameLength = Rational(1) / rate
         let iterationLength = Rational(Int128(count)) * frameLength
@@ -104,8 +115,11 @@ public struct LottieSnapshot: Sendable, Equatable {
     public var frame: Int
     /// The file's in point: rlottie counts frames from it.
     public var inPoint: Int
+    /// The animation of a dotLottie archive it shows (`LottieContent.chosenAnimation`); nil: the manifest's first.
+    public var animation: String?
 
-    public init(path: String, rect: Rect, frame: Int, inPoint: Int) {
+    public init(path: String, rect: Rect, frame: Int, inPoint: Int, animation: String? = nil) {
+        self.animation = animation
         self.path = path
         self.rect = rect
         self.frame = frame

@@ -118,7 +118,7 @@ struct EvaluationContext {
             content = .image(image)
         case .lottie(let lottie, let timing):
             content = .lottie(LottieSnapshot(path: lottie.path, rect: lottie.rect, frame: timing.frame(at: time),
-                                             inPoint: lottie.animation.inPoint))
+                                             inPoint: lottie.animation.inPoint, animation: lottie.chosenAnimation))
         }
         return NodeSnapshot(id: plan.id, transform: Self.transform(style, frame: plan.anchorFrame), bounds: plan.anchorFrame,
                             opacity: style.opacity, hueRotation: style.hueRotation, blur: style.blur,

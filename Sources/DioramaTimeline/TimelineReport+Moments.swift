@@ -40,7 +40,11 @@ extension TimelineReport {
             func collect(_ nodes: [Node]) {
                 for node in nodes {
                     // In `SceneTiming.starts` order: a Lottie node's playback before its animations.
-                    if case .lottie(let lottie) = node.content { delays.append(lottie.playback.delay) }
+                    if case .lottie(let lottie) = node.content {
+                        delays.append(lottie.playback.delay)
+                        // Its stop (`until`) follows it, with no delay of its own.
+                        if lottie.playback.until != nil { delays.append(.zero) }
+                    }
                     delays += node.animations.map(\.delay)
                     if case .group(let group) = node.content { collect(group.children) }
                 }
@@ -85,6 +89,7 @@ extension TimelineReport {
     /// `passenger.fadeIn`, `drum (lottie)`, or the animation's path in its scene when it has no id.
     static func name(_ start: SceneTiming.Start) -> String {
         if start.isLottie { return "\(start.node ?? start.path) (lottie)" }
+        if start.isStop { return "\(start.node ?? start.path) (lottie) stops" }
         if let node = start.node, let animation = start.animation { return "\(node).\(animation)" }
         return start.path
     }
@@ -159,7 +164,7 @@ extension TimelineReport {
                     ("node", optional(placed.start.node)), ("animation", optional(placed.start.animation)),
                     ("path", Self.quoted(placed.start.path)), ("delay", Self.seconds(placed.delay)),
                     ("after", "{" + Self.fields(after) + "}"),
-                ] + (placed.start.isLottie ? [("lottie", "true")] : [])) + "}"
+                ] + (placed.start.isLottie ? [("lottie", "true")] : []) + (placed.start.isStop ? [("stop", "true")] : [])) + "}"
             }.joined(separator: ",")
             out += "\n  ]"
         }

@@ -12,9 +12,24 @@ public struct TimelineReport: Sendable {
     public let relativeStarts: [PlacedStart]
     /// Each scene's loudness and true peak, when the caller measured them (`diorama timeline` does, on the offline mix).
     public var loudness: SceneLoudnessReport?
+    /// By `schedule.cues` index: the semitones each firing is heard above (or below) its sound's file, its cue's
+    /// `pitch` and the take its sound's `vary` draws for it, as the mixer plays it.
+    public let pitches: [Double]
+    /// By `schedule.cues` index: the sounds a firing's cue picks from (`"sound": [...]`), nil for a cue of one sound.
+    public let pickedFrom: [[String]?]
 
     public init(document: Document, sampleRate: Int, language: String? = nil) {
         schedule = CueSchedule(document: document, sampleRate: sampleRate)
+        let variations = Dictionary(document.sounds.compactMap { sound in sound.vary.map { (sound.name, $0) } }, uniquingKeysWith: { first, _ in first })
+        pitches = schedule.cues.map { cue in
+            let take = variations[cue.firing.sound].map { $0.semitones(ofTake: cue.firing.variation($0).take) } ?? 0
+            return cue.firing.pitch + take
+        }
+        pickedFrom = schedule.cues.map { cue in
+            let cues = document.scenes[cue.firing.scene].cues
+            let sounds = cues.indices.contains(cue.firing.cue) ? cues[cue.firing.cue].sounds : []
+            return sounds.count > 1 ? sounds : nil
+        }
         let language = language ?? document.languages.defaultLanguage
         titles = document.scenes.map { $0.title.resolved(language: language, fallback: document.languages.fallback) }
         (markers, relativeStarts) = Self.moments(of: document, schedule: schedule)
@@ -52,7 +67,7 @@ public struct TimelineReport: Sendable {
         }.joined(separator: ",")
         out += schedule.scenes.isEmpty ? "],\n" : "\n  ],\n"
         out += "  \"cues\": ["
-        out += schedule.cues.map { cue in
+        out += schedule.cues.enumerated().map { index, cue in
             let f = cue.firing
             return "\n    {" + Self.fields([
                 ("time", Self.seconds(cue.absoluteTime)),
@@ -68,7 +83,10 @@ public struct TimelineReport: Sendable {
                 ("pan", Self.number(f.pan)),
                 ("offset", Self.seconds(f.offset)),
                 ("trigger", "{" + Self.fields(Self.triggerFields(f.trigger)) + "}"),
-            ] + (f.repetition > 0 ? [("repetition", "\(f.repetition)")] : []) + lastingFields(cue)) + "}"
+            ] + (f.repetition > 0 ? [("repetition", "\(f.repetition)")] : [])
+                + (pitches[index] != 0 ? [("pitch", Self.number(Self.hundredths(pitches[index])))] : [])
+                + (pickedFrom[index].map { [("pickedFrom", "[" + $0.map(Self.quoted).joined(separator: ", ") + "]")] } ?? [])
+                + lastingFields(cue)) + "}"
         }.joined(separator: ",")
         out += schedule.cues.isEmpty ? "]" : "\n  ]"
         out += lastingSections()
@@ -116,6 +134,15 @@ public struct TimelineReport: Sendable {
     }
 
     /// A JSON number; non-finite values (refused by `diorama check`) become null rather than invalid JSON.
+    /// ` +7 st`, ` -0.33 st` after a sound heard at another pitch than its file's; nothing at its own.
+    static func pitchText(_ semitones: Double) -> String {
+        let rounded = hundredths(semitones)
+        return rounded == 0 ? "" : " \(rounded > 0 ? "+" : "")\(number(rounded)) st"
+    }
+
+    /// Semitones to the hundredth (a cent), as the report writes them.
+    static func hundredths(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+
     static func number(_ value: Double) -> String {
         guard value.isFinite else { return "null" }
         if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
@@ -163,9 +190,9 @@ public struct TimelineReport: Sendable {
             out += Self.table(
                 header: ["time s", "scene", "scene time s", "sample", "sound", "trigger"],
                 rightAligned: [0, 2, 3],
-                rows: s.cues.map { cue in
+                rows: s.cues.enumerated().map { index, cue in
                     [Self.seconds(cue.absoluteTime), cue.firing.sceneID, Self.seconds(cue.firing.sceneTime),
-                     "\(cue.sampleIndex)", cue.firing.sound, Self.describe(cue.firing)]
+                     "\(cue.sampleIndex)", cue.firing.sound + Self.pitchText(pitches[index]), Self.describe(cue.firing)]
                 })
         }
         return out + lastingTables()

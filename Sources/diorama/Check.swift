@@ -197,17 +197,22 @@ struct Check: AsyncParsableCommand {
         var diagnostics: [Diagnostic] = []
         var decoded = Set<String>()
         for reference in references {
-            guard case .sound(let name) = reference.kind, !decoded.contains(reference.resolvedPath),
-                  !reported.contains(where: { $0.line == reference.line && $0.column == reference.column }) else { continue }
-            decoded.insert(reference.resolvedPath)
+            guard case .sound(let name) = reference.kind else { continue }
+            // A sound inside a dotLottie archive was unpacked with the document: its bytes are decoded, one per sound
+            // (without the document, its archive's problem is reported already).
+            let definition = document?.sounds.first { $0.name == name }
+            if definition?.embedded == nil, reference.path.lowercased().hasSuffix(".lottie") { continue }
+            let key = definition?.embedded == nil ? reference.resolvedPath : reference.resolvedPath + "/" + (definition?.path ?? "")
+            guard !decoded.contains(key), !reported.contains(where: { $0.line == reference.line && $0.column == reference.column }) else { continue }
+            decoded.insert(key)
             do {
                 let rate = Render.audioSampleRate
-                let sound = try SoundFile.load(name: name, path: reference.resolvedPath, sampleRate: rate)
+                let sound = try SoundFile.load(name: name, path: reference.resolvedPath, bytes: definition?.embedded, sampleRate: rate)
                 if let document, let warning = LeadingSilence.warning(for: reference, sound: sound, sampleRate: rate, in: document) {
                     diagnostics.append(warning)
                 }
             } catch {
-                diagnostics.append(reference.diagnostic("the sound \"\(name)\" file \"\(reference.path)\" cannot be decoded: \(error.reason)",
+                diagnostics.append(reference.diagnostic("the sound \"\(name)\" file \"\(definition?.path ?? reference.path)\" cannot be decoded: \(error.reason)",
                                                         hint: error.hint))
             }
         }

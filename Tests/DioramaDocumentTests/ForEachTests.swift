@@ -156,6 +156,38 @@ import Testing
         #expect(lines.contains { $0.contains("note: in the copy i = 6 of the forEach") }, "\(lines)")
     }
 
+    @Test func ofPicksEachCopysValueFromAListNumbersAndNames() throws {
+        let pattern = Self.document(nodes: """
+            { "type": "rect", "id": "bar", "forEach": { "count": 3, "index": "i" }, "width": 4, "height": { "param": "i", "of": [10, 25, 5] },
+              "fill": { "param": "i", "of": ["#ff0000", "#00ff00", "#0000ff"] } }
+            """)
+        let byHand = Self.document(nodes: """
+            { "type": "rect", "id": "bar[0]", "width": 4, "height": 10, "fill": "#ff0000" },
+            { "type": "rect", "id": "bar[1]", "width": 4, "height": 25, "fill": "#00ff00" },
+            { "type": "rect", "id": "bar[2]", "width": 4, "height": 5, "fill": "#0000ff" }
+            """)
+        #expect(try Self.scene(pattern) == Self.scene(byHand))
+    }
+
+    @Test func mistakesInOfAreLocatedWithAHint() {
+        let short = Self.diagnostics(Self.document(nodes: ##"{ "type": "rect", "forEach": { "count": 3, "index": "i" }, "width": { "param": "i", "of": [1, 2] }, "height": 4, "fill": "#fff" }"##))
+        #expect(short.count == 1, "\(short)")
+        #expect(short.first?.hasPrefix(#"f.json:4:142: error: "of" lists 2 values, fewer than the 3 copies of the forEach whose index is "i" (at scenes[0].nodes[0].width.of)"#) == true, "\(short)")
+        #expect(short.first?.contains("hint: give one value per copy, the first for i = 0") == true, "\(short)")
+
+        let arithmetic = Self.diagnostics(Self.document(nodes: ##"{ "type": "rect", "forEach": { "count": 2, "index": "i" }, "width": { "param": "i", "of": [1, 2], "times": 2 }, "height": 4, "fill": "#fff" }"##))
+        #expect(arithmetic.first?.contains(#"error: a reference with "of" picks a value as it is written: it takes no "times" (at scenes[0].nodes[0].width.times)"#) == true, "\(arithmetic)")
+
+        let notAList = Self.diagnostics(Self.document(nodes: ##"{ "type": "rect", "forEach": { "count": 2, "index": "i" }, "width": { "param": "i", "of": 3 }, "height": 4, "fill": "#fff" }"##))
+        #expect(notAList.first?.contains("(at scenes[0].nodes[0].width.of)") == true, "\(notAList)")
+        #expect(notAList.first?.contains("an array of numbers or strings, one per copy") == true, "\(notAList)")
+
+        // A value of the list that does not fit where it is used is reported at the value, once.
+        let negative = Self.diagnostics(Self.document(nodes: ##"{ "type": "rect", "forEach": { "count": 3, "index": "i" }, "width": { "param": "i", "of": [1, -2, 3] }, "height": 4, "fill": "#fff" }"##))
+        #expect(negative.filter { $0.contains("error:") }.count == 1, "\(negative)")
+        #expect(negative.first?.hasPrefix(#"f.json:4:146: error: "width" must be"#) == true, "\(negative)")
+    }
+
     @Test func theCountAndTheNestingAreBounded() {
         let many = Self.diagnostics(Self.document(nodes: ##"{ "type": "rect", "forEach": { "count": 1001 }, "width": 4, "height": 4, "fill": "#fff" }"##))
         #expect(many == ["f.json:4:92: error: a forEach makes at most 1,000 copies, not 1,001 (at scenes[0].nodes[0].forEach.count)\n  hint: for many small particles, use an emitter"])

@@ -82,6 +82,59 @@ import Testing
         #expect(content.animation.outPoint == 60)
     }
 
+    @Test func animationChoosesAnotherAnimationOfTheArchiveAndAnUnknownIdListsThem() throws {
+        let other = LottieFixtures.json(outPoint: "30", markers: [("only", 10, 0)])
+        let manifest = Array(#"{ "version": "2", "animations": [{ "id": "first" }, { "id": "second" }] }"#.utf8)
+        try write(LottieFixtures.zip([("manifest.json", manifest, false), ("a/first.json", Array(animation.utf8), false),
+                                      ("a/second.json", Array(other.utf8), true)]), to: "two.lottie")
+        try Data(other.utf8).write(to: folder.url.appendingPathComponent("second.json"))
+        func scenes(_ extra: String) -> String {
+            LottieFixtures.scenes(nodes: #"{ "type": "lottie", "id": "sq", "path": "two.lottie"\#(extra) }"#,
+                                  cues: #"{ "sound": "tick", "node": "sq", "on": { "marker": "only" } }"#)
+        }
+        let loaded = try DocumentLoader.decode(bytes: Array(scenes(#", "animation": "second""#).utf8), path: folder.path("scenes.json"),
+                                               archives: DotLottieArchive.read)
+        guard case .lottie(let content) = loaded.document.scenes[0].nodes[0].content else { Issue.record("no lottie"); return }
+        #expect(content.animation.outPoint == 30 && content.chosenAnimation == "second")
+        #expect(CueSchedule(document: loaded.document, sampleRate: 48_000).cues.map(\.sampleIndex) == [16_000])
+        // It draws the chosen animation's pixels, as its own JSON file would.
+        let snapshot = SceneEvaluator.snapshot(of: loaded.document, scene: 0, at: 0.5)
+        guard case .lottie(let shown) = snapshot.nodes[0].content else { Issue.record("no lottie"); return }
+        #expect(shown.animation == "second")
+        let renderer = FrameRenderer(imageDirectory: folder.url)
+        var chosen = shown
+        chosen.path = "second.json"
+        chosen.animation = nil
+        let expected = try renderer.render(Snapshot(canvas: snapshot.canvas, background: snapshot.background,
+                                                    nodes: [NodeSnapshot(bounds: snapshot.nodes[0].bounds, content: .lottie(chosen))]),
+                                           width: 200, height: 200)
+        let drawn = try renderer.render(Snapshot(canvas: snapshot.canvas, background: snapshot.background,
+                                                 nodes: [NodeSnapshot(bounds: snapshot.nodes[0].bounds, content: .lottie(shown))]),
+                                        width: 200, height: 200)
+        #expect(drawn.bytes == expected.bytes)
+        #expect(renderer.warnings.isEmpty, "\(renderer.warnings)")
+
+        do {
+            _ = try DocumentLoader.decode(bytes: Array(scenes(#", "animation": "secnd""#).utf8), path: folder.path("scenes.json"),
+                                          archives: DotLottieArchive.read)
+            Issue.record("an unknown animation decodes")
+        } catch {
+            let found = try #require(error.diagnostics.first)
+            #expect(found.message == #"the Lottie file "two.lottie" has no animation "secnd""#)
+            #expect(found.path == "scenes[0].nodes[0].animation")
+            #expect(found.hint == #"did you mean "second"? its animations are "first" and "second""#)
+        }
+        do {
+            let json = LottieFixtures.scenes(nodes: #"{ "type": "lottie", "id": "sq", "path": "second.json", "animation": "second" }"#)
+            _ = try DocumentLoader.decode(bytes: Array(json.utf8), path: folder.path("scenes.json"), archives: DotLottieArchive.read)
+            Issue.record("an animation chosen in a JSON file decodes")
+        } catch {
+            let found = try #require(error.diagnostics.first)
+            #expect(found.message.contains("chooses one inside a dotLottie archive"), "\(found.message)")
+            #expect(found.path == "scenes[0].nodes[0].animation")
+        }
+    }
+
     @Test func imagesInsideTheArchiveAreEmbedded() throws {
         let json = #"{"v": "5.5.7", "fr": 30, "ip": 0, "op": 10, "w": 4, "h": 4, "assets": [{"id": "img", "w": 1, "h": 1, "u": "/images/", "p": "dot.png", "e": 0}], "layers": []}"#
         let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47]

@@ -59,11 +59,21 @@ import Testing
     }
 
     @Test("one-shots start and end near silence (no click at either edge), except the click itself",
-          arguments: ["bell", "creak", "birds", "breathe-in", "breathe-out", "chime", "ding"])
+          arguments: ["bell", "creak", "birds", "breathe-in", "breathe-out", "chime", "ding", "tine"])
     func quietEdges(name: String) throws {
         let samples = try load(name)
         #expect(abs(samples[0]) < 0.01)
         #expect(abs(samples[samples.count - 1]) < 0.001)
+    }
+
+    @Test("the music box's tine is a C5 (523.25 Hz), heard from its first millisecond")
+    func tineIsAC5() throws {
+        let samples = try load("tine")
+        // Upward zero crossings over 50 ms to 550 ms: the fundamental, its faint partials adding none.
+        let part = samples[2_400..<26_400]
+        let crossings = zip(part, part.dropFirst()).filter { $0 < 0 && $1 >= 0 }.count
+        #expect(abs(Double(crossings) * 2 - 523.25) < 3, "\(Double(crossings) * 2) Hz")
+        #expect(samples.prefix(48).contains { abs($0) > 0.05 })
     }
 
     @Test("the click's first sample is its loudest: an onset exact to the sample")
@@ -73,7 +83,7 @@ import Testing
         #expect(samples.dropFirst().allSatisfy { abs($0) < samples[0] })
     }
 
-    @Test("the recipes are deterministic and still make the committed files", arguments: ["creak", "click", "chime", "music", "ding", "room-tone", "snow-hush", "breath-pad", "shimmer"])
+    @Test("the recipes are deterministic and still make the committed files", arguments: ["creak", "click", "chime", "music", "ding", "room-tone", "snow-hush", "breath-pad", "shimmer", "tine"])
     func regenerates(name: String) throws {
         let first = try #require(ProjectSounds.make(name))
         let second = try #require(ProjectSounds.make(name))

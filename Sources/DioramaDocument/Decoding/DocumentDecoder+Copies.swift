@@ -119,6 +119,15 @@ extension DocumentDecoder {
         switch value.kind {
         case .object(let members):
             if let member = members.first(where: { $0.key == "param" }), case .string(name) = member.value.kind {
+                if let list = members.first(where: { $0.key == "of" }) {
+                    guard let element = listElement(list, in: members, name: name, index: index, path: path) else {
+                        components.copies[components.copies.count - 1].silenced.formUnion([value.offset, member.keyOffset, member.value.offset])
+                        return nil
+                    }
+                    // Located at the element in the list: a problem with it is reported there, once.
+                    replaced.insert(element.offset)
+                    return element
+                }
                 guard let operands = referenceArithmetic(members, path: path),
                       let literal = Self.arithmetic("\(index)", times: operands.times, plus: operands.plus) else {
                     components.copies[components.copies.count - 1].silenced.formUnion([value.offset, member.keyOffset, member.value.offset])
@@ -150,6 +159,37 @@ extension DocumentDecoder {
         }
     }
 
+    /// The element of `"of"` at the copy's index (a number or a string), checked; nil after a reported problem.
+    private func listElement(_ list: JSONMember, in members: [JSONMember], name: String, index: Int, path: String) -> JSONValue? {
+        let listPath = JSONPath.appending(key: "of", to: path)
+        if let other = members.first(where: { $0.key != "param" && $0.key != "of" }) {
+            error(other.keyOffset, JSONPath.appending(key: other.key, to: path),
+                  "a reference with \"of\" picks a value as it is written: it takes no \"\(other.key)\"",
+                  hint: DocumentKeys.parameterReference.contains(other.key) ? "write the values in the list already worked out" : "remove \"\(other.key)\"")
+            return nil
+        }
+        guard case .array(let elements) = list.value.kind else {
+            typeMismatch(list.value, path: listPath, expected: "an array of numbers or strings, one per copy",
+                         hint: "e.g. \"of\": [0, 4, 7, 12] for the copies 0 to 3")
+            return nil
+        }
+        let copies = components.copies.last { $0.index == name }?.count ?? 0
+        guard index < elements.count else {
+            error(list.value.offset, listPath,
+                  "\"of\" lists \(elements.count) value\(elements.count == 1 ? "" : "s"), fewer than the \(copies) copies of the forEach whose index is \"\(name)\"",
+                  hint: "give one value per copy, the first for \(name) = 0")
+            return nil
+        }
+        let element = elements[index]
+        switch element.kind {
+        case .number, .string:
+            return element
+        default:
+            typeMismatch(element, path: listPath + "[\(index)]", expected: "a number or a string", hint: nil)
+            return nil
+        }
+    }
+
     // MARK: - Arithmetic
 
     /// The `times` and `plus` literals of a reference `{ "param": NAME, "times": .., "plus": .. }`, checked; nil after
@@ -161,7 +201,8 @@ extension DocumentDecoder {
             let memberPath = JSONPath.appending(key: member.key, to: path)
             guard member.key == "times" || member.key == "plus" else {
                 error(member.keyOffset, memberPath, "unknown key \"\(member.key)\" in a parameter reference",
-                      hint: Self.suggestion(for: member.key, among: DocumentKeys.parameterReference)
+                      hint: member.key == "of" ? "\"of\" picks from a list by a forEach's index; a component's parameter takes \"times\" and \"plus\""
+                          : Self.suggestion(for: member.key, among: DocumentKeys.parameterReference)
                           ?? Self.arithmeticHints[member.key.lowercased()]
                           ?? "a reference is { \"param\": NAME }, with \"times\" and \"plus\" for arithmetic on a number")
                 valid = false

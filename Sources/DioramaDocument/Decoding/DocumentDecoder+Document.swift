@@ -1,3 +1,5 @@
+import Foundation
+
 // The top level: canvas, languages, the sound bank, scenes, ambience and cues.
 
 extension DocumentDecoder {
@@ -207,9 +209,20 @@ extension DocumentDecoder {
                 error(pathValue.offset, filePath, "the sound's path is empty")
                 continue
             }
-            sounds.append(SoundDefinition(name: member.key, path: file, gain: gain, leadingSilenceIntended: silenceIntended, vary: vary))
-            mediaReferences.append((MediaReference(kind: .sound(name: member.key), path: file,
-                                                   resolvedPath: DocumentLoader.resolve(file, against: baseDirectory),
+            var sound = SoundDefinition(name: member.key, path: file, gain: gain, leadingSilenceIntended: silenceIntended, vary: vary)
+            // A sound inside a dotLottie archive is unpacked now; a missing archive is reported with the missing files.
+            if let (archive, entry) = SoundDefinition.archive(in: file) {
+                let resolved = DocumentLoader.resolve(archive, against: baseDirectory)
+                if FileManager.default.fileExists(atPath: resolved) {
+                    switch LottieFileReader.archiveEntry(entry, path: resolved, shownPath: archive, reader: archives) {
+                    case .success(let found): sound.embedded = found.bytes
+                    case .failure(let problem): error(pathValue.offset, filePath, problem.message, hint: problem.hint)
+                    }
+                }
+            }
+            sounds.append(sound)
+            mediaReferences.append((MediaReference(kind: .sound(name: member.key), path: sound.file,
+                                                   resolvedPath: DocumentLoader.resolve(sound.file, against: baseDirectory),
                                                    file: self.file, line: 0, column: 0, jsonPath: filePath), pathValue.offset))
         }
         return sounds

@@ -8,6 +8,7 @@ extension DocumentDecoder {
     /// `sceneAnimations` under `nodeID`.
     func decodeLottie(_ fields: Fields, what: String, nodeID: String?) -> NodeContent? {
         let file = string(fields, "path", what: what, required: true)
+        let chosen = fields["animation"].flatMap { string($0.value, path: fields.path("animation")) }
         let x = number(fields, "x", default: 0, range: .any, what: what, unit: "points")
         let y = number(fields, "y", default: 0, range: .any, what: what, unit: "points")
         // Without a size, the composition's own size in points (known once the file is read).
@@ -24,13 +25,21 @@ extension DocumentDecoder {
             afterSource = startAnchor(member.value, path: fields.path("after"))
             if afterSource == nil { return nil }
         }
+        var untilSource: AfterSource?
+        if let member = fields["until"] {
+            untilSource = startAnchor(member.value, path: fields.path("until"), key: "until")
+            if untilSource == nil { return nil }
+        }
 
         guard let file, let member = fields["path"] else { return nil }
         let info: LottieAnimationInfo
         switch LottieFileReader.read(path: DocumentLoader.resolve(file, against: baseDirectory), shownPath: file,
-                                     allowedRoot: baseDirectory, archives: archives) {
+                                     allowedRoot: baseDirectory, archives: archives, animation: chosen) {
         case .failure(let problem):
-            error(member.value.offset, fields.path("path"), problem.message, hint: problem.hint)
+            // A problem with the animation chosen is located at "animation".
+            let at = problem.message.contains("has no animation") || problem.message.contains("chooses one inside")
+                ? fields["animation"].map { ($0.value.offset, fields.path("animation")) } : nil
+            error(at?.0 ?? member.value.offset, at?.1 ?? fields.path("path"), problem.message, hint: problem.hint)
             return nil
         case .success(let read):
             info = read
@@ -43,10 +52,14 @@ extension DocumentDecoder {
         guard let x, let y, let width, let height, let delay, let speed, let repeatCount else { return nil }
         let rect = Rect(x: x, y: y, width: fields.has("width") ? width : Double(info.width),
                         height: fields.has("height") ? height : Double(info.height))
-        let content = LottieContent(path: file, rect: rect, animation: info,
+        var content = LottieContent(path: file, rect: rect, animation: info,
                                     playback: LottiePlayback(delay: delay, speed: speed, frames: frames, repeatCount: repeatCount,
-                                                             autoreverses: autoreverses, after: afterSource?.anchor))
+                                                             autoreverses: autoreverses, after: afterSource?.anchor,
+                                                             until: untilSource?.anchor))
+        content.chosenAnimation = chosen
         sceneAnimations.append(TimedAnimation(node: nodeID, lottie: content, after: afterSource))
+        // Right after its playback: the resolver finds the Lottie a stop belongs to just before it.
+        if let untilSource { sceneAnimations.append(TimedAnimation(stopOf: nodeID, until: untilSource)) }
         return .lottie(content)
     }
 
@@ -225,7 +238,11 @@ extension DocumentDecoder {
         let playback = lottie.playback
         let frames = playback.frames
         let subject: String
-        if case .lottie = dependant.timed { subject = "this Lottie never starts playing" } else { subject = "this animation never starts" }
+        switch dependant.timed {
+        case .lottie: subject = "this Lottie never starts playing"
+        case .stop: subject = "this Lottie never stops"
+        case .animation: subject = "this animation never starts"
+        }
         guard frames.contains(frame) else {
             error(source.eventOffset, source.eventPath,
                   "\(subject): frame \(frame) is outside the frames \"\(nodeID)\" plays (\(frames.lowerBound) to \(frames.upperBound - 1))",

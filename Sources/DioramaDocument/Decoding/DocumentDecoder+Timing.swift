@@ -15,6 +15,11 @@ struct TimedAnimation {
         (self.node, timed, self.after) = (node, .lottie(lottie), after)
     }
 
+    /// A Lottie node's `until`, checked and resolved as an `after` is.
+    init(stopOf node: String?, until: AfterSource) {
+        (self.node, timed, self.after) = (node, .stop, until)
+    }
+
     /// The animation's id; nil for a Lottie node's playback.
     var animationID: String? {
         if case .animation(let animation) = timed { return animation.id }
@@ -24,6 +29,7 @@ struct TimedAnimation {
     /// `doors.open` or `drum (lottie)`, in messages.
     var name: String {
         if case .lottie = timed { return "\(node ?? "?") (lottie)" }
+        if case .stop = timed { return "\(node ?? "?") (lottie) until" }
         return "\(node ?? "?").\(animationID ?? "?")"
     }
 }
@@ -121,10 +127,10 @@ extension DocumentDecoder {
     // MARK: - after
 
     /// `{ "marker": NAME }`, or `{ "node": ID, "animation": ID, "on": EVENT }` with `"on"` defaulting to `"end"`.
-    func startAnchor(_ value: JSONValue, path: String) -> AfterSource? {
-        let what = "\"after\""
+    func startAnchor(_ value: JSONValue, path: String, key: String = "after") -> AfterSource? {
+        let what = "\"\(key)\""
         if case .string(let text) = value.kind {
-            error(value.offset, path, "\"after\" must be an object, not a string",
+            error(value.offset, path, "\(what) must be an object, not a string",
                   hint: "{ \"marker\": \"\(Self.shortened(text))\" } for a marker, or { \"node\": ..., \"animation\": ..., \"on\": \"end\" } for an animation")
             return nil
         }
@@ -278,7 +284,7 @@ extension DocumentDecoder {
             return
         }
 
-        let resolved = StartResolver.resolve(items)
+        let resolved = StartResolver.resolvingStops(items)
         for (index, failure) in resolved.failures {
             guard let source = entries[index].after else { continue }
             markBroken(index)
@@ -298,6 +304,7 @@ extension DocumentDecoder {
         }
         for (index, entry) in entries.enumerated() {
             guard let start = resolved.starts[index] else { continue }
+            if case .stop = entry.timed { continue }
             record(entry, start: start)
             if let source = entry.after, let sceneDuration, start >= sceneDuration {
                 let what: String

@@ -107,7 +107,8 @@ final class DocumentDecoder {
         for member in members where !keys.contains(member.key) {
             unknownKeys.append(member.key)
             let memberPath = JSONPath.appending(key: member.key, to: path)
-            if let owners = Optional(otherKeys.filter { $0.key == member.key }.map(\.owner)), !owners.isEmpty {
+            // The singular of a key this object has ("animation" on a circle) is a typo for it, whoever else has it.
+            if !keys.contains(member.key + "s"), let owners = Optional(otherKeys.filter { $0.key == member.key }.map(\.owner)), !owners.isEmpty {
                 error(member.keyOffset, memberPath, "\"\(member.key)\" does not apply to \(what)",
                       hint: "\"\(member.key)\" is a key of \(Self.list(owners, conjunction: "and"))")
             } else {

@@ -18,7 +18,7 @@ enum DocumentKeys {
     static let lottieEvent = ["marker", "frame"]
     static let component = ["parameters", "node"]
     static let componentParameter = ["type", "default"]
-    static let parameterReference = ["param", "times", "plus"]
+    static let parameterReference = ["param", "times", "plus", "of"]
     /// A node's `"forEach"`: how many copies, and the index's name.
     static let forEach = ["count", "index"]
     /// What a cue names its moment with; an `until` or a `start` object takes the same keys, plus `offset`.
@@ -51,7 +51,7 @@ enum DocumentKeys {
         ("emitter", ["particles"]),
         ("image", ["path", "x", "y", "width", "height", "element", "sprite"]),
         ("component", ["component", "mirror", "parameters"]),
-        ("lottie", ["path", "x", "y", "width", "height", "delay", "speed", "segment", "repeat", "autoreverses", "after"]),
+        ("lottie", ["path", "x", "y", "width", "height", "delay", "speed", "segment", "repeat", "autoreverses", "after", "until", "animation"]),
     ]
 
     static let offset = ["x", "y"]
