@@ -568,6 +568,8 @@ public struct NodeStyle: Sendable, Equatable {
     public var rotationAnchorPoint: Point?
     /// The scale's centre in points of the node's own coordinates; replaces `scaleAnchor` when set.
     public var scaleAnchorPoint: Point?
+    /// SwiftUI's `rotation3DEffect`: the node's drawing turned in depth, before scale, rotation and offset place it.
+    public var rotation3D: Rotation3D?
 
     public init(offset: Point = Point(x: 0, y: 0), rotation: Double = 0, rotationAnchor: UnitPoint = .center,
                 scale: Point = Point(x: 1, y: 1), scaleAnchor: UnitPoint = .center, opacity: Double = 1,
@@ -596,6 +598,28 @@ public struct NodeStyle: Sendable, Equatable {
         self.clipShape = clipShape
         self.rotationAnchorPoint = rotationAnchorPoint
         self.scaleAnchorPoint = scaleAnchorPoint
+    }
+}
+
+/// SwiftUI's `rotation3DEffect(_:axis:anchor:anchorZ:perspective:)`: the node's drawing (with its opacity and effects)
+/// turned `angle` degrees about `axis` through the point `anchor` of its frame lifted `anchorZ` points towards the
+/// viewer, then projected back onto the page seen from `max(frame width, frame height) / perspective` points away.
+public struct Rotation3D: Sendable, Equatable {
+    public var angle: Double
+    public var axis: (x: Double, y: Double, z: Double)
+    public var anchor: UnitPoint
+    public var anchorZ: Double
+    /// 1 is SwiftUI's default; 0 projects without perspective (parallel lines stay parallel).
+    public var perspective: Double
+
+    public init(angle: Double, axis: (x: Double, y: Double, z: Double), anchor: UnitPoint = .center, anchorZ: Double = 0,
+                perspective: Double = 1) {
+        (self.angle, self.axis, self.anchor, self.anchorZ, self.perspective) = (angle, axis, anchor, anchorZ, perspective)
+    }
+
+    public static func == (lhs: Rotation3D, rhs: Rotation3D) -> Bool {
+        lhs.angle == rhs.angle && lhs.axis == rhs.axis && lhs.anchor == rhs.anchor && lhs.anchorZ == rhs.anchorZ
+            && lhs.perspective == rhs.perspective
     }
 }
 
@@ -830,6 +854,8 @@ public enum AnimatableProperty: String, Sendable, Equatable, Hashable, CaseItera
     case clipRadiusY = "clipShape.ry"
     /// A sprite sheet's frame; it never blends: the frame shown is the value rounded down.
     case spriteFrame = "sprite.frame"
+    /// The angle of a node's `rotation3D`, degrees.
+    case rotation3DAngle = "rotation3D.angle"
 
     public var isColor: Bool {
         self == .shadowColor || self == .strokeColor || self == .fillColor

@@ -160,7 +160,7 @@ extension FrameRenderer {
             // Nil from the shape's points: nothing painted, or points out of reach or not finite, which cairo's
             // measure of the path still bounds.
             return Self.deviceInk(of: shape, matrix: matrix) ?? inkBounds(of: node).map { matrix.boundingBox(of: $0) }
-        case .text, .particles, .image, .lottie, .page:
+        case .text, .particles, .image, .lottie, .page, .projected:
             return inkBounds(of: node).map { matrix.boundingBox(of: $0) }
         }
     }
@@ -225,6 +225,8 @@ extension FrameRenderer {
         if case .group(let children) = node.content {
             return children.allSatisfy { isClipSafe($0, parent: matrix, clipped: clipped) }
         }
+        // A turned node's layer is drawn whole and resampled by a map fixed by its placement (Rotation3DDrawing.swift).
+        if case .projected = node.content { return !clipped }
         if case .page = node.content {
             // Its picture moved by whole pixels is copied pixel for pixel, whatever clips it.
             return !clipped && node.blur <= 0 && picture(of: node) != nil && matrix.xy == 0 && matrix.yx == 0

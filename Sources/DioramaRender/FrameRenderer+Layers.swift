@@ -75,7 +75,7 @@ extension FrameRenderer {
             let quantized = VectorArtRasterCache.quantizedScale(max(hypot(matrix.xx, matrix.yx), hypot(matrix.xy, matrix.yy)))
             let bytes = Int((image.rect.width * quantized).rounded(.up)) * Int((image.rect.height * quantized).rounded(.up)) * 4
             return quantized > 0 && bytes <= vectorRasters.capacity
-        case .text, .particles, .lottie, .page:
+        case .text, .particles, .lottie, .page, .projected:
             return false
         }
     }

@@ -92,7 +92,7 @@ extension FrameRenderer {
         switch node.content {
         case .shape(let shape): return shape.fill == nil || shape.stroke == nil
         case .text, .image, .lottie, .page: return true
-        case .group, .particles: return false
+        case .group, .particles, .projected: return false
         }
     }
 
@@ -114,6 +114,8 @@ extension FrameRenderer {
             drawLottie(lottie, alpha: alpha, in: cr)
         case .page(let page):
             drawPage(node, page, alpha: alpha, in: cr)
+        case .projected(let projection, let inner):
+            drawProjected(inner, through: projection, in: cr)
         }
     }
 
@@ -422,6 +424,12 @@ extension FrameRenderer {
             return BoundingBox(lottie.rect).nonEmptyBox
         case .page(let page):
             return BoundingBox(Rect(x: 0, y: 0, width: page.canvas.width, height: page.canvas.height)).nonEmptyBox
+        case .projected(let projection, let inner):
+            // Where the turned drawing lands: its ink (and its effects' reach) through the projection.
+            guard let ink = inkBounds(of: inner)?.insetBy(-inner.effectReach),
+                  let box = projection.boundingBox(of: Rect(x: ink.minX, y: ink.minY, width: ink.maxX - ink.minX,
+                                                            height: ink.maxY - ink.minY)) else { return nil }
+            return BoundingBox(box).insetBy(-1)
         }
     }
 }
@@ -434,6 +442,7 @@ extension SnapshotContent {
         case .shape, .text, .particles: false
         // A page's hue is its own scene's business.
         case .page: false
+        case .projected(_, let inner): inner.content.containsImage
         }
     }
 }

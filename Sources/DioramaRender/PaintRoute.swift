@@ -74,7 +74,7 @@ extension FrameRenderer {
     /// hand the paint to cairo before drawing anything, and so does our outline that cannot take a stroke (above).
     func route(of node: NodeSnapshot, matrix: cairo_matrix_t, clipped: Bool) -> PaintRoute {
         switch node.content {
-        case .group, .page:
+        case .group, .page, .projected:
             return .nothing
         case .shape(let shape):
             return route(of: shape, bounds: node.bounds, matrix: matrix, clipped: clipped)

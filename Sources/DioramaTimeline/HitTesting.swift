@@ -57,6 +57,10 @@ enum HitTester {
             return node.bounds.standardized.contains(local) ? node.id.map { [$0] } ?? [] : nil
         case .particles:
             return nil
+        case .projected(let projection, let inner):
+            // Where the turned drawing shows the point: the page point beneath it.
+            guard let source = projection.inverseApply(to: local), let ids = hits(inner, at: source, scale: scale) else { return nil }
+            return ids + (node.id.map { [$0] } ?? [])
         case .page(let page):
             // Taps reach a scene's own snapshot; a page hit counts as the page.
             guard local.x >= 0, local.y >= 0, local.x <= page.canvas.width, local.y <= page.canvas.height else { return nil }

@@ -120,10 +120,17 @@ struct EvaluationContext {
             content = .lottie(LottieSnapshot(path: lottie.path, rect: lottie.rect, frame: timing.frame(at: time),
                                              inPoint: lottie.animation.inPoint, animation: lottie.chosenAnimation))
         }
-        return NodeSnapshot(id: plan.id, transform: Self.transform(style, frame: plan.anchorFrame), bounds: plan.anchorFrame,
-                            opacity: style.opacity, hueRotation: style.hueRotation, blur: style.blur,
-                            shadow: style.shadow, mask: style.mask, content: content,
-                            clipShape: style.clipShape.map(Self.clipGeometry))
+        let transform = Self.transform(style, frame: plan.anchorFrame)
+        let drawn = NodeSnapshot(id: plan.id, transform: transform, bounds: plan.anchorFrame,
+                                 opacity: style.opacity, hueRotation: style.hueRotation, blur: style.blur,
+                                 shadow: style.shadow, mask: style.mask, content: content,
+                                 clipShape: style.clipShape.map(Self.clipGeometry))
+        // A turn of 0 (or of a whole turn) draws the node as it is, pixel for pixel.
+        guard let rotation = style.rotation3D, let projection = Projection3D(rotation, frame: plan.anchorFrame),
+              projection != .identity else { return drawn }
+        var inner = drawn
+        (inner.id, inner.transform) = (nil, .identity)
+        return NodeSnapshot(id: plan.id, transform: transform, bounds: plan.anchorFrame, content: .projected(projection, inner))
     }
 
     private func shape(_ geometry: Geometry, _ style: NodeStyle) -> ShapeSnapshot {
@@ -225,6 +232,7 @@ struct EvaluationContext {
         case .value: style.textValue = number
         case .reveal: style.reveal = number
         case .spriteFrame: style.spriteFrame = number
+        case .rotation3DAngle: style.rotation3D?.angle = number
         case .clipX, .clipY, .clipWidth, .clipHeight, .clipCornerRadius, .clipCenterX, .clipCenterY, .clipRadius,
              .clipRadiusX, .clipRadiusY: style.clipShape = style.clipShape.map { applyClip(number, to: property, of: $0) }
         case .shadowColor, .strokeColor, .fillColor, .text: break

@@ -111,6 +111,8 @@ final class NodePlan: Sendable {
     }
 
     private var isMovingLeaf: Bool {
+        // Its opacity belongs to the drawing the projection turns, not to the node that places it.
+        guard style.rotation3D == nil else { return false }
         switch content {
         case .rect, .ellipse, .path, .wave, .image:
             return channels.allSatisfy { EvaluationContext.Motion.properties.contains($0.property) }

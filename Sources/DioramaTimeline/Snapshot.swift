@@ -74,6 +74,10 @@ public enum SnapshotContent: Sendable, Equatable {
     /// `drawingGroup` draws a view offscreen once and composites it: a page that slides, fades or holds still costs
     /// a copy of its pixels, not a drawing of its scene.
     case page(Snapshot)
+    /// A node's drawing (the inner node, with its opacity, effects and content, placed by no transform of its own)
+    /// mapped through a projective transform of the node's own coordinates: SwiftUI's `rotation3DEffect`. The outer
+    /// node's transform then places the result, and its id names it.
+    indirect case projected(Projection3D, NodeSnapshot)
 }
 
 /// Outline geometry in the node's own coordinates.

@@ -42,6 +42,9 @@ import Testing
         "bounce": [2, 4, 6, 8, 10].flatMap { landing in
             [(Rational(landing), "click"), (Rational(landing) + Rational(1, 20), "ding")]
         },
+        // The shaft turns once a second; each turn of its worm moves the wheel on by one tooth (its track's second
+        // keyframe, 22.5° every 1 s): a tick on each, at 1, 2, …, 15 s (the scene ends at 16).
+        "gears": (1...15).map { (Rational($0), "gears-tick") },
     ]
 
     static func load() throws -> LoadedDocument { try DocumentLoader.load(path: scenesFile.path) }

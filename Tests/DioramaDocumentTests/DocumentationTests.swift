@@ -121,6 +121,8 @@ import Testing
         for (name, decoderKeys) in pairs {
             #expect(Set(decoderKeys) == keys(name), "\(name)")
         }
+        #expect(Set(DocumentKeys.rotation3D) == keys("rotation3D"))
+        #expect(Set(DocumentKeys.axis) == keys("rotationAxis"))
         #expect(Set(DocumentKeys.document) == Set((try Self.schema()["properties"] as? [String: Any] ?? [:]).keys))
     }
 

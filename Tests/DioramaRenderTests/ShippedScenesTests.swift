@@ -29,6 +29,8 @@ import Testing
         ("windmill", 3.0, "en"), ("windmill", 10.0, "zh"),
         // The ball mid-fall, squashed on its first landing (frame 30 at 2 s), and rising inside the spreading ring.
         ("bounce", 1.5, "en"), ("bounce", 2.0, "zh"), ("bounce", 2.6, "ja"),
+        // The machine at three moments: the fan and the worm wheel turned in depth, the belt's tread between dashes.
+        ("gears", 2.3, "en"), ("gears", 7.6, "zh"), ("gears", 12.4, "ja"),
     ]
 
     private func load() throws -> LoadedDocument {

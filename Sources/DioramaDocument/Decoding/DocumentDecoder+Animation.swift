@@ -339,6 +339,9 @@ extension DocumentDecoder {
                 return ("its stroke is a gradient, not a colour", "animate a solid stroke, or use hueRotation")
             }
             return nil
+        case .rotation3DAngle where style.rotation3D == nil:
+            return styleFields.has("rotation3D") ? nil
+                : ("the node has no rotation3D to turn", "add \"rotation3D\": { \"angle\": 0, \"axis\": { \"y\": 1 } }")
         case .text where nodeType != "text":
             return ("only text nodes have text", nil)
         case .reveal where nodeType != "text":
@@ -397,6 +400,7 @@ extension DocumentDecoder {
         case .value: return .number(style.textValue ?? 0)
         case .reveal: return .number(style.reveal)
         case .spriteFrame: return .number(style.spriteFrame)
+        case .rotation3DAngle: return .number(style.rotation3D?.angle ?? 0)
         case .clipX, .clipY, .clipWidth, .clipHeight, .clipCornerRadius, .clipCenterX, .clipCenterY, .clipRadius,
              .clipRadiusX, .clipRadiusY: return clipBaseValue(of: property, style: style)
         }
@@ -406,7 +410,7 @@ extension DocumentDecoder {
     static func valueRange(of property: AnimatableProperty) -> (range: NumberRange, unit: String) {
         switch property {
         case .offsetX, .offsetY, .shadowX, .shadowY, .dashPhase: (.any, "points")
-        case .rotation, .hueRotation: (.any, "degrees")
+        case .rotation, .hueRotation, .rotation3DAngle: (.any, "degrees")
         case .scale, .scaleX, .scaleY: (.closed(-1000, 1000), "a factor")
         case .opacity, .trimFrom, .trimTo: (.unit, "a fraction from 0 to 1")
         case .blur, .shadowRadius, .strokeWidth: (.closed(0, 1000), "points")

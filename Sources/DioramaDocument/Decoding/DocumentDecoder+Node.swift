@@ -236,7 +236,43 @@ extension DocumentDecoder {
             if let to = number(trim, "to", default: 1, range: .unit, what: "a trim") { style.trimTo = to }
         }
         decodeClipShapeAndAnchorPoints(fields, into: &style)
+        if let member = fields["rotation3D"] { style.rotation3D = decodeRotation3D(member.value, path: fields.path("rotation3D")) }
         return style
+    }
+
+    /// `{ "angle": 45, "axis": { "y": 1 }, "anchor": .., "anchorZ": .., "perspective": .. }`, as SwiftUI's rotation3DEffect.
+    private func decodeRotation3D(_ value: JSONValue, path: String) -> Rotation3D? {
+        let what = "a rotation3D"
+        guard let fields = object(value, path: path, what: what, keys: DocumentKeys.rotation3D) else { return nil }
+        let angle = number(fields, "angle", default: 0, range: .any, what: what, unit: "degrees")
+        var axis: (x: Double, y: Double, z: Double)?
+        if let member = fields["axis"] {
+            let axisWhat = "a rotation3D's axis"
+            if let parts = object(member.value, path: fields.path("axis"), what: axisWhat, keys: DocumentKeys.axis) {
+                let x = number(parts, "x", default: 0, range: .closed(-1000, 1000), what: axisWhat)
+                let y = number(parts, "y", default: 0, range: .closed(-1000, 1000), what: axisWhat)
+                let z = number(parts, "z", default: 0, range: .closed(-1000, 1000), what: axisWhat)
+                if let x, let y, let z {
+                    if x == 0 && y == 0 && z == 0 {
+                        error(member.value.offset, fields.path("axis"), "a rotation3D's axis needs a direction, not (0, 0, 0)",
+                              hint: "\"axis\": { \"y\": 1 } turns about the vertical axis, like a door")
+                    } else {
+                        axis = (x, y, z)
+                    }
+                }
+            }
+        } else {
+            missing("axis", in: fields, what: what, hint: "\"axis\": { \"y\": 1 } turns about the vertical axis, { \"x\": 1 } about the horizontal")
+        }
+        var anchor = UnitPoint.center
+        if let member = fields["anchor"] {
+            guard let point = unitPoint(member.value, path: fields.path("anchor")) else { return nil }
+            anchor = point
+        }
+        let anchorZ = number(fields, "anchorZ", default: 0, range: .closed(-100_000, 100_000), what: what, unit: "points")
+        let perspective = number(fields, "perspective", default: 1, range: .closed(0, 1000), what: what)
+        guard let angle, let axis, let anchorZ, let perspective else { return nil }
+        return Rotation3D(angle: angle, axis: axis, anchor: anchor, anchorZ: anchorZ, perspective: perspective)
     }
 
     /// SwiftUI's default shadow colour: black at 33 % opacity.

@@ -29,6 +29,7 @@ extension DocumentDecoder {
         ("radius", "r", "a circle's radius is \"r\" here"),
         ("blurRadius", "blur", "SwiftUI's blur(radius:) is \"blur\" here, in points: \"blur\": 4"),
         ("hue", "hueRotation", "SwiftUI's hueRotation is \"hueRotation\" here, in degrees"),
+        ("rotation3DEffect", "rotation3D", "SwiftUI's rotation3DEffect is \"rotation3D\" here: { \"angle\": 45, \"axis\": { \"y\": 1 } }"),
         ("alpha", "opacity", "the alpha is \"opacity\" here, from 0 to 1"),
         ("position", "offset", "SwiftUI's position(x:y:) places a view's centre; here, move a node with \"offset\": { \"x\": 10, \"y\": 20 }"),
         ("offsetX", "offset", "write \"offset\": { \"x\": 10 } (SwiftUI's offset(x: 10))"),
@@ -262,6 +263,7 @@ extension DocumentDecoder {
 
     private static let propertySynonyms: [String: String] = [
         "rotationEffect": "rotation", "rotationAngle": "rotation", "angle": "rotation",
+        "rotation3DEffect": "rotation3D.angle", "rotation3D": "rotation3D.angle",
         "scaleEffect": "scale", "alpha": "opacity", "hue": "hueRotation", "blurRadius": "blur",
         "x": "offset.x", "y": "offset.y", "offsetX": "offset.x", "offsetY": "offset.y",
         "fill": "fill.color", "color": "fill.color", "foregroundColor": "fill.color", "fillColor": "fill.color",

@@ -34,6 +34,7 @@ enum DocumentKeys {
         + ["clipShape", "anchorPoint", "scaleAnchorPoint"]
         + ["tap"]
         + ["forEach"]
+        + ["rotation3D"]
     /// Keys of nodes that draw an outline: rect, circle, ellipse, polygon, path, wave, line.
     static let shapeStyle = ["fill", "stroke", "trim"]
 
@@ -67,6 +68,8 @@ enum DocumentKeys {
                             "scaleSpeed", "rotation", "rotationRange", "spin", "alpha", "alphaSpeed", "color", "shape",
                             "blendMode", "sway", "prewarm"]
     static let vector = ["x", "y"]
+    static let rotation3D = ["angle", "axis", "anchor", "anchorZ", "perspective"]
+    static let axis = ["x", "y", "z"]
     static let anchorPoint = ["x", "y"]
     /// Per clip shape type, its keys (each object also has `type`).
     static let clipShapes: [(type: String, keys: [String])] = [

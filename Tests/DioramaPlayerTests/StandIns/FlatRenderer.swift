@@ -50,7 +50,7 @@ final class FlatRenderer: SnapshotRendering {
             let pageClip = Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
             fill(canvas, paint: page.background, transform: transform, clip: pageClip, rows: rows, stride: stride, opacity: node.opacity)
             for child in page.nodes { draw(child, parent: transform, clip: pageClip, rows: rows, stride: stride) }
-        case .text, .particles, .image, .lottie:
+        case .text, .particles, .image, .lottie, .projected:
             return
         }
     }

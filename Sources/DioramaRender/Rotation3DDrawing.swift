@@ -1,0 +1,160 @@
+import CCairo
+import CPixman
+import DioramaDocument
+import DioramaTimeline
+import Foundation
+
+// A node turned in depth (`rotation3D`, SwiftUI's rotation3DEffect): its drawing, with its opacity and effects, is
+// made into a layer of its own at the resolution it is seen at (vectors flattened there, as SwiftUI draws a view
+// before it projects it), then that layer is resampled through the projective map by pixman (bilinear; a pixman
+// transform whose third row is not (0, 0, 1) divides by w per pixel). The map from device pixels to the layer is
+// fixed by the node's placement alone, never by the clip, so a pixel depends on its position only: the node can be
+// drawn in bands and damage areas like any other.
+
+extension FrameRenderer {
+    /// The most a layer is enlarged beyond the node's own resolution where the projection brings it near the eye.
+    static let projectedLayerZoom = 3.0
+
+    /// Draws `inner` (placed by no transform of its own) through `projection`, under the context's matrix and clip.
+    func drawProjected(_ inner: NodeSnapshot, through projection: Projection3D, in cr: OpaquePointer) {
+        guard inner.opacity > 0, let inverse = projection.inverted,
+              let ink = inkBounds(of: inner)?.insetBy(-inner.effectReach).nonEmptyBox, ink.isFinite else { return }
+        let inkRect = Rect(x: ink.minX, y: ink.minY, width: ink.maxX - ink.minX, height: ink.maxY - ink.minY)
+        let visible = projection.visiblePart(of: inkRect)
+        guard visible.count >= 3 else { return }
+        var ctm = cairo_matrix_t()
+        cairo_get_matrix(cr, &ctm)
+
+        // Where the visible part lands in device pixels, and how much the map stretches along x and along y of the
+        // node there (device pixels per point: the Jacobian's columns, largest at a corner, where w is extreme).
+        var device: BoundingBox?
+        var stretch = (x: 0.0, y: 0.0)
+        let m = projection.m
+        for point in visible {
+            let w = max(projection.weight(of: point), Projection3D.nearest)
+            let (u, v) = (m[0] * point.x + m[1] * point.y + m[2], m[3] * point.x + m[4] * point.y + m[5])
+            let (dx, dy) = ctm.apply(u / w, v / w)
+            let one = BoundingBox(minX: dx, minY: dy, maxX: dx, maxY: dy)
+            device = device.map { $0.union(one) } ?? one
+            for (column, axis) in [(0, 0), (1, 1)] {
+                let du = (m[column] * w - u * m[6 + column]) / (w * w), dv = (m[3 + column] * w - v * m[6 + column]) / (w * w)
+                let length = hypot(ctm.xx * du + ctm.xy * dv, ctm.yx * du + ctm.yy * dv)
+                if axis == 0 { stretch.x = max(stretch.x, length) } else { stretch.y = max(stretch.y, length) }
+            }
+        }
+        guard let device, device.isFinite, let clip = deviceClip(cr) else { return }
+        let whole = device.insetBy(-1).roundedOut
+        guard let area = whole.intersection(clip) else { return }
+
+        // The layer: the ink at the resolution the projection shows it at along each axis (a node turned about y
+        // is narrowed across and enlarged down its near edge), at most `projectedLayerZoom` times its own.
+        let base = ctm.uniformScale
+        let side = Double(Self.maximumLayerSide - 2)
+        // Never below a quarter of the node's own resolution: a page seen nearly edge-on keeps some detail.
+        let sx = min(max(min(stretch.x, base * Self.projectedLayerZoom), base / 4), side / max(inkRect.width, 1e-9))
+        let sy = min(max(min(stretch.y, base * Self.projectedLayerZoom), base / 4), side / max(inkRect.height, 1e-9))
+        guard sx.isFinite, sy.isFinite, sx > 0, sy > 0 else { return }
+        let width = Int((inkRect.width * sx).rounded(.up)) + 2, height = Int((inkRect.height * sy).rounded(.up)) + 2
+        guard let layer = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height)),
+              cairo_surface_status(layer) == CAIRO_STATUS_SUCCESS else { return }
+        defer { cairo_surface_destroy(layer) }
+        let pen = cairo_create(layer)!
+        // Layer pixel = (own − ink's corner) × (sx, sy) + 1.
+        let (shiftX, shiftY) = (1 - ink.minX * sx, 1 - ink.minY * sy)
+        cairo_translate(pen, shiftX, shiftY)
+        cairo_scale(pen, sx, sy)
+        // The ancestors' clip shapes cut the projected result (on `cr`), not the flat drawing.
+        let outerClips = clipShapes
+        clipShapes = []
+        draw(inner, in: pen)
+        clipShapes = outerClips
+        if visible.count != 4 || zip(visible, [Point(x: ink.minX, y: ink.minY), Point(x: ink.maxX, y: ink.minY),
+                                                Point(x: ink.maxX, y: ink.maxY), Point(x: ink.minX, y: ink.maxY)])
+            .contains(where: { $0.0 != $0.1 }) {
+            // What turns too near the eye (or behind it) is cut away: the rect less the visible polygon, cleared.
+            cairo_set_operator(pen, CAIRO_OPERATOR_CLEAR)
+            cairo_set_fill_rule(pen, CAIRO_FILL_RULE_EVEN_ODD)
+            cairo_rectangle(pen, ink.minX - 1, ink.minY - 1, inkRect.width + 2, inkRect.height + 2)
+            cairo_move_to(pen, visible[0].x, visible[0].y)
+            for point in visible.dropFirst() { cairo_line_to(pen, point.x, point.y) }
+            cairo_close_path(pen)
+            cairo_fill(pen)
+        }
+        cairo_destroy(pen)
+        cairo_surface_flush(layer)
+
+        // Device pixel (relative to `anchor`, the whole pixel at the node's device corner: fixed by the placement
+        // alone) -> own point -> layer pixel.
+        let anchor = (x: whole.x, y: whole.y)
+        var deviceToUser = ctm
+        guard cairo_matrix_invert(&deviceToUser) == CAIRO_STATUS_SUCCESS else { return }
+        let fromDevice = [deviceToUser.xx, deviceToUser.xy, deviceToUser.x0 + deviceToUser.xx * Double(anchor.x) + deviceToUser.xy * Double(anchor.y),
+                          deviceToUser.yx, deviceToUser.yy, deviceToUser.y0 + deviceToUser.yx * Double(anchor.x) + deviceToUser.yy * Double(anchor.y),
+                          0, 0, 1]
+        let toLayer = [sx, 0, shiftX, 0, sy, shiftY, 0, 0, 1]
+        var map = Self.product(toLayer, Self.product(inverse, fromDevice))
+        // The same map times any positive factor (w stays positive where the drawing faces the eye). pixman works in
+        // 16.16 fixed point and keeps the undivided vector (x·w, y·w, w) of each pixel in it, which must stay below
+        // 32768: the factor makes the largest of them, at the corners of the area drawn, 16000 (as precise as fixed
+        // point gets).
+        let corners = [(0.5, 0.5), (Double(area.width) - 0.5, 0.5), (0.5, Double(area.height) - 0.5),
+                       (Double(area.width) - 0.5, Double(area.height) - 0.5)]
+            .map { (Double(area.x - anchor.x) + $0.0, Double(area.y - anchor.y) + $0.1) }
+        var largest = map.reduce(0) { max($0, abs($1)) }
+        for (x, y) in corners {
+            largest = max(largest, abs(map[0] * x + map[1] * y + map[2]), abs(map[3] * x + map[4] * y + map[5]),
+                          abs(map[6] * x + map[7] * y + map[8]))
+        }
+        guard largest.isFinite, largest > 0 else { return }
+        map = map.map { $0 * 16000 / largest }
+        var floating = pixman_f_transform(m: ((map[0], map[1], map[2]), (map[3], map[4], map[5]), (map[6], map[7], map[8])))
+        var transform = pixman_transform()
+        guard pixman_transform_from_pixman_f_transform(&transform, &floating) != 0,
+              let picture = Self.pixmanImage(over: layer) else { return }
+        defer { pixman_image_unref(picture) }
+        pixman_image_set_transform(picture, &transform)
+        pixman_image_set_filter(picture, PIXMAN_FILTER_BILINEAR, nil, 0)
+
+        guard let scratch = scratchSurface(width: area.width, height: area.height) else { return }
+        defer { cairo_surface_destroy(scratch) }
+        guard let output = Self.pixmanImage(over: scratch) else { return }
+        // Row by row, only the run of pixels that land inside the layer with w above 0: pixman's projective fetch
+        // divides the undivided vector as unsigned, so a pixel that lands left of or above the layer (or behind the
+        // eye) would fetch some other pixel. Each run depends on its row alone, never on the area.
+        let (layerWidth, layerHeight) = (Double(width), Double(height))
+        for row in 0..<area.height {
+            let y = Double(area.y - anchor.y + row) + 0.5
+            // Each bound as α·x + β >= 0 for the pixel centre x (relative to the anchor).
+            let wSlope = map[6], wBase = map[7] * y + map[8]
+            let xSlope = map[0], xBase = map[1] * y + map[2], ySlope = map[3], yBase = map[4] * y + map[5]
+            let margin = 0.05
+            let bounds = [(wSlope, wBase - 1e-9 * largest),
+                          (xSlope - margin * wSlope, xBase - margin * wBase), ((layerWidth - margin) * wSlope - xSlope, (layerWidth - margin) * wBase - xBase),
+                          (ySlope - margin * wSlope, yBase - margin * wBase), ((layerHeight - margin) * wSlope - ySlope, (layerHeight - margin) * wBase - yBase)]
+            var low = Double(area.x - anchor.x) + 0.5, high = Double(area.x - anchor.x + area.width) - 0.5
+            for (alpha, beta) in bounds {
+                if alpha > 0 { low = max(low, -beta / alpha) } else if alpha < 0 { high = min(high, -beta / alpha) } else if beta < 0 { high = -.infinity }
+            }
+            guard low <= high, low.isFinite, high.isFinite else { continue }
+            let first = Int((low - 0.5).rounded(.up)), last = Int((high - 0.5).rounded(.down))
+            guard first <= last else { continue }
+            pixman_image_composite32(PIXMAN_OP_SRC, picture, nil, output, Int32(first), Int32(area.y - anchor.y + row), 0, 0,
+                                     Int32(first - (area.x - anchor.x)), Int32(row), Int32(last - first + 1), 1)
+        }
+        pixman_image_unref(output)
+        cairo_surface_mark_dirty(scratch)
+        cairo_save(cr)
+        cairo_identity_matrix(cr)
+        cairo_set_source_surface(cr, scratch, Double(area.x), Double(area.y))
+        cairo_paint(cr)
+        cairo_restore(cr)
+    }
+
+    /// `a`·`b` for row-major 3 × 3 matrices.
+    static func product(_ a: [Double], _ b: [Double]) -> [Double] {
+        (0..<9).map { index in
+            let (row, column) = (index / 3, index % 3)
+            return a[row * 3] * b[column] + a[row * 3 + 1] * b[3 + column] + a[row * 3 + 2] * b[6 + column]
+        }
+    }
+}
