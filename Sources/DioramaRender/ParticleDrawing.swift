@@ -53,8 +53,9 @@ extension FrameRenderer {
                 guard px + reach > Double(area.x), px - reach < Double(area.x + area.width),
                       py + reach > Double(area.y), py - reach < Double(area.y + area.height) else { continue }
                 if sprite == nil {
-                    let key = ParticleSpriteCache.Key(shape: system.shape, deviceRadius: particle.radius * m.xx,
-                                                      rotation: particle.rotation, fractionX: px - cellX, fractionY: py - cellY)
+                    let key = ParticleSpriteCache.Key(shape: particle.shape ?? system.shape, deviceRadius: particle.radius * m.xx,
+                                                      rotation: particle.rotation, squash: particle.squash,
+                                                      fractionX: px - cellX, fractionY: py - cellY)
                     sprite = sprites.sprite(for: key)
                 }
                 sprites.withCoverage(of: sprite!) { coverage in
@@ -68,7 +69,8 @@ extension FrameRenderer {
 
     /// How far from its place, in device pixels, a particle's sprite can write under `scale` (device pixels a point),
     /// drawn at `opacity`; nil when it is not drawn at all. A sprite reaches 1.3 radii, rounded to a quarter pixel
-    /// then up, and 3 pixels from the particle's pixel: within 1.3 radii and 5 pixels of it. Both the drawing and the
+    /// then up, and 3 pixels from the particle's pixel: within 1.3 radii and 5 pixels of it (every shape lies within
+    /// 1.3 radii of its centre at any rotation, and a flutter's squash only shrinks it). Both the drawing and the
     /// damage (`spriteBoxes`) ask here, so that a damage box always holds what is drawn.
     static func spriteReach(of particle: Particle, opacity: Double, scale: Double) -> Double? {
         guard opacity > 0.001, particle.radius > 0, particle.radius.isFinite else { return nil }
@@ -137,9 +139,10 @@ extension FrameRenderer {
             cairo_save(cr)
             cairo_translate(cr, particle.position.x, particle.position.y)
             cairo_rotate(cr, particle.rotation * .pi / 180)
+            if particle.squash < 1 { cairo_scale(cr, 1, ParticleSpriteCache.Key.drawnSquash(particle.squash)) }
             let color = particle.color.hueRotated(by: paintHue)
             cairo_set_source_rgba(cr, color.red, color.green, color.blue, opacity)
-            paintParticleShape(system.shape, radius: particle.radius, pixel: 1 / m.uniformScale, in: cr)
+            paintParticleShape(particle.shape ?? system.shape, radius: particle.radius, pixel: 1 / m.uniformScale, in: cr)
             cairo_restore(cr)
         }
         cairo_restore(cr)
@@ -157,6 +160,27 @@ func paintParticleShape(_ shape: ParticleShape, radius r: Double, pixel: Double,
     case .square:
         cairo_rectangle(cr, -0.8 * r, -0.8 * r, 1.6 * r, 1.6 * r)
         cairo_fill(cr)
+    case .rectangle:
+        // At least 0.7 pixels each way, so that a small strip stays visible.
+        let (halfWidth, halfHeight) = (max(0.35 * pixel, 0.9 * r), max(0.35 * pixel, 0.45 * r))
+        cairo_rectangle(cr, -halfWidth, -halfHeight, 2 * halfWidth, 2 * halfHeight)
+        cairo_fill(cr)
+    case .line:
+        // A streak along the particle's vertical, thick enough to stay visible when small.
+        cairo_set_line_width(cr, max(0.7 * pixel, 0.16 * r))
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_move_to(cr, 0, -r)
+        cairo_line_to(cr, 0, r)
+        cairo_stroke(cr)
+    case .soft:
+        // Full at the centre, falling off smoothly to nothing at the rim: a puff, with the current source's colour;
+        // at least a pixel across, so that a small puff stays visible.
+        let fall = cairo_pattern_create_radial(0, 0, 0, 0, 0, max(r, pixel))!
+        for (offset, alpha) in [(0.0, 1.0), (0.25, 0.85), (0.5, 0.5), (0.75, 0.17), (1.0, 0.0)] {
+            cairo_pattern_add_color_stop_rgba(fall, offset, 0, 0, 0, alpha)
+        }
+        cairo_mask(cr, fall)
+        cairo_pattern_destroy(fall)
     case .drop:
         // A teardrop falling downwards: round at the bottom, pointed at the top.
         cairo_arc(cr, 0, 0.35 * r, 0.6 * r, -20 * .pi / 180, 200 * .pi / 180)
@@ -220,15 +244,20 @@ final class ParticleSpriteCache {
         var rotationStep: Int
         var quarterX: Int
         var quarterY: Int
+        /// The squash in sixteenths (16 for none).
+        var squashStep: Int
 
-        /// Quantizes a particle: radius and position to a quarter pixel, rotation to the shape's symmetry.
-        init(shape: ParticleShape, deviceRadius: Double, rotation: Double, fractionX: Double, fractionY: Double) {
+        /// Quantizes a particle: radius and position to a quarter pixel, rotation to the shape's symmetry, squash to
+        /// sixteenths.
+        init(shape: ParticleShape, deviceRadius: Double, rotation: Double, squash: Double = 1, fractionX: Double, fractionY: Double) {
             self.shape = shape
             radiusQuarters = max(1, Int((min(deviceRadius, 256) * 4).rounded()))
+            squashStep = squash.isFinite ? min(16, max(0, Int((squash * 16).rounded()))) : 16
             let (symmetry, steps): (Double, Int) = switch shape {
-            case .circle: (360, 1)
-            case .snowflake: (60, 10)
-            case .square: (90, 12)
+            case .circle, .soft: squashStep < 16 ? (180, 18) : (360, 1)
+            case .snowflake: squashStep < 16 ? (180, 30) : (60, 10)
+            case .square: squashStep < 16 ? (180, 24) : (90, 12)
+            case .rectangle, .line: (180, 24)
             case .drop: (360, 36)
             }
             let turned = rotation.truncatingRemainder(dividingBy: symmetry)
@@ -242,12 +271,15 @@ final class ParticleSpriteCache {
         var radius: Double { Double(radiusQuarters) / 4 }
         var rotationDegrees: Double {
             switch shape {
-            case .circle: 0
+            case .circle, .soft: squashStep < 16 ? Double(rotationStep) * 10 : 0
             case .snowflake: Double(rotationStep) * 6
-            case .square: Double(rotationStep) * 7.5
+            case .square, .rectangle, .line: Double(rotationStep) * 7.5
             case .drop: Double(rotationStep) * 10
             }
         }
+
+        /// The squash a sprite is drawn with: a fluttering particle seen edge on keeps a sliver.
+        static func drawnSquash(_ squash: Double) -> Double { max(0.1, squash) }
 
         /// How a sprite is made from another's pixels.
         enum Turn { case mirror, transpose, halfTurn }
@@ -260,7 +292,7 @@ final class ParticleSpriteCache {
         /// now a sixth of them. The pixels are cairo's for the key within a few levels (its rasterizer is not
         /// symmetric: a transpose turns its sub-rows into columns).
         var symmetricSource: (Key, Turn)? {
-            guard shape == .snowflake else { return nil }
+            guard shape == .snowflake, squashStep == 16 else { return nil }
             var source = self
             if rotationStep < 3 {
                 // Turned half round, a snowflake is itself (three arms' turn) at the mirrored sub-pixel place: half of
@@ -279,15 +311,20 @@ final class ParticleSpriteCache {
             return (source, .transpose)
         }
 
-        /// The key in 24 bits: radius (at most 1024 quarters) 11, rotation step (under 36) 6, shape 3, quarters 2 each.
+        /// The key in 29 bits: squash step (at most 16) 5, radius (at most 1024 quarters) 11, rotation step (under 36) 6,
+        /// shape 3, quarters 2 each.
         var packed: UInt64 {
             let shapeIndex: UInt64 = switch shape {
             case .circle: 0
             case .snowflake: 1
             case .drop: 2
             case .square: 3
+            case .soft: 4
+            case .line: 5
+            case .rectangle: 6
             }
-            return UInt64(radiusQuarters) << 13 | UInt64(rotationStep) << 7 | shapeIndex << 4 | UInt64(quarterX) << 2 | UInt64(quarterY)
+            return UInt64(squashStep) << 24 | UInt64(radiusQuarters) << 13 | UInt64(rotationStep) << 7 | shapeIndex << 4
+                | UInt64(quarterX) << 2 | UInt64(quarterY)
         }
     }
 
@@ -397,6 +434,7 @@ final class ParticleSpriteCache {
             let cr = cairo_create(surface)!
             cairo_translate(cr, Double(half) + (Double(key.quarterX) + 0.5) / 4, Double(half) + (Double(key.quarterY) + 0.5) / 4)
             cairo_rotate(cr, key.rotationDegrees * .pi / 180)
+            if key.squashStep < 16 { cairo_scale(cr, 1, Key.drawnSquash(Double(key.squashStep) / 16)) }
             cairo_set_source_rgba(cr, 0, 0, 0, 1)
             paintParticleShape(key.shape, radius: key.radius, pixel: 1, in: cr)
             cairo_destroy(cr)

@@ -145,13 +145,21 @@ public struct Particle: Sendable, Equatable {
     /// 0...1.
     public var alpha: Double
     public var color: Color
+    /// 0...1: the height of the particle's shape, across its rotation, as a fraction of its width's (1 but while it
+    /// flutters).
+    public var squash: Double
+    /// Its own shape (a splash's droplet is a circle), or nil for its emitter's.
+    public var shape: ParticleShape?
 
-    public init(position: Point, radius: Double, rotation: Double, alpha: Double, color: Color) {
+    public init(position: Point, radius: Double, rotation: Double, alpha: Double, color: Color, squash: Double = 1,
+                shape: ParticleShape? = nil) {
         self.position = position
         self.radius = radius
         self.rotation = rotation
         self.alpha = alpha
         self.color = color
+        self.squash = squash
+        self.shape = shape
     }
 }
 

@@ -42,6 +42,10 @@ import Testing
         "bounce": [2, 4, 6, 8, 10].flatMap { landing in
             [(Rational(landing), "click"), (Rational(landing) + Rational(1, 20), "ding")]
         },
+        // The rain from the start (looping until it stops at 11.5 s); the two confetti poppers on their bursts (the
+        // emitters' `start`, 13 and 13.3 s); a chime as the moon is fully out (its rise's last keyframe, 14 s).
+        "particles": [("0", "particles-rain"), ("13", "particles-popper"), ("13.3", "particles-popper"), ("14", "chime")]
+            .map { (Rational(decimalLiteral: $0.0)!, $0.1) },
     ]
 
     static func load() throws -> LoadedDocument { try DocumentLoader.load(path: scenesFile.path) }

@@ -29,6 +29,8 @@ import Testing
         ("windmill", 3.0, "en"), ("windmill", 10.0, "zh"),
         // The ball mid-fall, squashed on its first landing (frame 30 at 2 s), and rising inside the spreading ring.
         ("bounce", 1.5, "en"), ("bounce", 2.0, "zh"), ("bounce", 2.6, "ja"),
+        // Rain, smoke and the fire; the confetti bursting under the moon after the rain.
+        ("particles", 4.0, "en"), ("particles", 14.5, "ja"),
     ]
 
     private func load() throws -> LoadedDocument {

@@ -64,8 +64,10 @@ enum DocumentKeys {
     static let numberFormat = ["fractionLength", "rounding", "grouping"]
     static let particles = ["seed", "birthRate", "lifetime", "lifetimeRange", "position", "positionRange", "angle",
                             "angleRange", "speed", "speedRange", "acceleration", "size", "scale", "scaleRange",
-                            "scaleSpeed", "rotation", "rotationRange", "spin", "alpha", "alphaSpeed", "color", "shape",
-                            "blendMode", "sway", "prewarm"]
+                            "scaleSpeed", "rotation", "rotationRange", "spin", "alpha", "alphaRange", "alphaSpeed", "color",
+                            "colors", "colorRamp", "alphaRamp", "scaleRamp", "shape", "blendMode", "sway", "flutter",
+                            "prewarm", "start", "duration", "burst", "splash"]
+    static let splash = ["count", "lifetime", "speed", "spread", "gravity", "size", "color"]
     static let vector = ["x", "y"]
     static let anchorPoint = ["x", "y"]
     /// Per clip shape type, its keys (each object also has `type`).
