@@ -112,6 +112,8 @@ def particles_svg():
     <radialGradient id="firehalo" cx="0.5" cy="0.5" r="0.5"><stop offset="0" stop-color="#ffb050" stop-opacity="0.55"/>
       <stop offset="0.4" stop-color="#ff8030" stop-opacity="0.22"/><stop offset="1" stop-color="#ff6020" stop-opacity="0"/></radialGradient>
     <linearGradient id="log" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#7a4e2e"/><stop offset="1" stop-color="#3e2616"/></linearGradient>
+    <radialGradient id="puffball"><stop offset="0" stop-color="#fff" stop-opacity="0.9"/><stop offset="0.5" stop-color="#fff" stop-opacity="0.55"/>
+      <stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient>
   </defs>
   <g id="sky"><rect width="{W}" height="{H}" fill="url(#nightsky)"/></g>
   <g id="stars">{stars}</g>
@@ -139,6 +141,9 @@ def particles_svg():
     <rect x="818" y="586" width="92" height="16" rx="8" fill="url(#log)" transform="rotate(16 864 594)"/>
     <circle cx="823" cy="604" r="6" fill="#c49060"/><circle cx="905" cy="604" r="6" fill="#c49060"/>
   </g>
+  <!-- A smoke puff, drawn by no scene part: the particles' texture, white in shades of opacity. -->
+  <g id="puff"><circle cx="620" cy="370" r="34" fill="url(#puffball)"/><circle cx="655" cy="358" r="40" fill="url(#puffball)"/>
+    <circle cx="684" cy="376" r="30" fill="url(#puffball)"/><circle cx="648" cy="386" r="30" fill="url(#puffball)"/></g>
   <g id="bench"><rect x="1010" y="590" width="150" height="22" rx="11" fill="url(#log)"/>
     <circle cx="1018" cy="601" r="9" fill="#b08050"/><circle cx="1018" cy="601" r="4" fill="#8a6040"/></g>
 </svg>

@@ -483,6 +483,8 @@ public struct Emitter: Sendable, Equatable {
     public var burst: Int = 0
     /// Droplets thrown up where each particle ends its life (rain hitting the ground); nil for none.
     public var splash: Splash? = nil
+    /// A picture drawn for each particle in place of its `shape`; nil for the shape.
+    public var texture: ParticleTexture? = nil
 
     public init(seed: UInt64 = 1, birthRate: Double = 10, lifetime: Double = 5, lifetimeRange: Double = 0,
                 position: Point = Point(x: 0, y: 0), positionRange: Size = Size(width: 0, height: 0),
@@ -525,6 +527,19 @@ public enum ParticleShape: String, Sendable, Equatable, CaseIterable {
     /// `soft`: a round puff fading from its centre to its rim (smoke, flame); `line`: a streak along the particle's
     /// vertical (rain); `rectangle`: a strip half as tall as wide (confetti).
     case circle, snowflake, drop, square, soft, line, rectangle
+}
+
+/// A picture drawn as a particle: a PNG, or an SVG or one element of it (`#id`), fitted into a square 1.8 radii across
+/// (so it stays within 1.3 radii of the particle at any rotation). Its opacity is the particle's coverage, in the
+/// particle's colour: SpriteKit's texture at a colour blend factor of 1, for the white textures its projects use.
+public struct ParticleTexture: Sendable, Hashable {
+    public var path: String
+    public var element: String?
+
+    public init(path: String, element: String? = nil) {
+        self.path = path
+        self.element = element
+    }
 }
 
 /// Droplets thrown up where a particle dies, as a raindrop splashes: each flies from the particle's last place at

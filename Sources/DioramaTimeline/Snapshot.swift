@@ -128,11 +128,14 @@ public struct ParticlesSnapshot: Sendable, Equatable {
     public var blendMode: BlendMode
     /// Live particles, oldest first.
     public var particles: [Particle]
+    /// Drawn in place of `shape` (but for particles with a shape of their own), when present.
+    public var texture: ParticleTexture?
 
-    public init(shape: ParticleShape, blendMode: BlendMode, particles: [Particle]) {
+    public init(shape: ParticleShape, blendMode: BlendMode, particles: [Particle], texture: ParticleTexture? = nil) {
         self.shape = shape
         self.blendMode = blendMode
         self.particles = particles
+        self.texture = texture
     }
 }
 

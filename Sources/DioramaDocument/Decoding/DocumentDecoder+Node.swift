@@ -375,6 +375,9 @@ extension DocumentDecoder {
                 emitter.splash = droplets
             } else { valid = false }
         }
+        if let member = fields["texture"] {
+            if let texture = decodeParticleTexture(member.value, path: fields.path("texture")) { emitter.texture = texture } else { valid = false }
+        }
         if let member = fields["burst"] {
             if let burst = integer(member.value, path: fields.path("burst"), range: 0...Int(DocumentLimits.maximumLiveParticles)) {
                 emitter.burst = burst
@@ -415,6 +418,37 @@ extension DocumentDecoder {
         }
         if valid { sceneEmitters.append((emitter, value.offset, path)) }
         return valid ? emitter : nil
+    }
+
+    /// A particle's picture: a file (checked by `diorama check` through its media reference, as an image node's) and,
+    /// in an SVG, an element by id.
+    private func decodeParticleTexture(_ value: JSONValue, path: String) -> ParticleTexture? {
+        let what = "a particle texture"
+        guard let fields = object(value, path: path, what: what, keys: DocumentKeys.particleTexture),
+              let file = string(fields, "path", what: what, required: true), let member = fields["path"] else { return nil }
+        var texture = ParticleTexture(path: file)
+        if let elementMember = fields["element"] {
+            guard let text = string(elementMember.value, path: fields.path("element")) else { return nil }
+            let id = text.hasPrefix("#") ? String(text.dropFirst()) : text
+            guard ImageContent.isVectorPath(file) else {
+                error(elementMember.value.offset, fields.path("element"), "only SVG textures have elements to draw",
+                      hint: "\"element\" picks one part of an .svg drawing by its id")
+                return nil
+            }
+            guard !id.isEmpty, !id.contains(where: { $0.isWhitespace || $0 == "#" }) else {
+                error(elementMember.value.offset, fields.path("element"), "\"\(Self.shortened(text))\" is not an element id",
+                      hint: "write the id of an element of the SVG, e.g. \"#puff\"")
+                return nil
+            }
+            texture.element = "#" + id
+            mediaReferences.append((MediaReference(kind: .imageElement(id: "#" + id), path: file,
+                                                   resolvedPath: DocumentLoader.resolve(file, against: baseDirectory),
+                                                   file: self.file, line: 0, column: 0, jsonPath: fields.path("element")),
+                                    elementMember.value.offset))
+        }
+        mediaReferences.append((MediaReference(kind: .image, path: file, resolvedPath: DocumentLoader.resolve(file, against: baseDirectory),
+                                               file: self.file, line: 0, column: 0, jsonPath: fields.path("path")), member.value.offset))
+        return texture
     }
 
     /// A ramp over a particle's life, `[{ "at": 0…1, valueKey: V }, …]` with `at` not decreasing; empty when the key is

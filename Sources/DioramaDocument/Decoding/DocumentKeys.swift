@@ -66,7 +66,8 @@ enum DocumentKeys {
                             "angleRange", "speed", "speedRange", "acceleration", "size", "scale", "scaleRange",
                             "scaleSpeed", "rotation", "rotationRange", "spin", "alpha", "alphaRange", "alphaSpeed", "color",
                             "colors", "colorRamp", "alphaRamp", "scaleRamp", "shape", "blendMode", "sway", "flutter",
-                            "prewarm", "start", "duration", "burst", "splash"]
+                            "prewarm", "start", "duration", "burst", "splash", "texture"]
+    static let particleTexture = ["path", "element"]
     static let splash = ["count", "lifetime", "speed", "spread", "gravity", "size", "color"]
     static let vector = ["x", "y"]
     static let anchorPoint = ["x", "y"]
