@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the project's own art to media/art/: the windmill illustration (an SVG cut into parts by id,
-which the 'windmill' scene animates part by part) and a bird's wing-beat sprite sheet (a PNG of 8 frames).
+which the 'windmill' scene animates part by part), a bird's wing-beat sprite sheet (a PNG of 8 frames) and the
+cabin by a campfire on a rainy night that the 'particles' scene fills with smoke, rain, flame and confetti.
 Standard library only; run from the repository's root: scripts/make-art.py"""
 import math, struct, zlib
 
@@ -69,6 +70,85 @@ def windmill_svg():
 </svg>
 '''
 
+def particles_svg():
+    """A cabin at the edge of a wood on a rainy night: smoke from its stovepipe, a campfire, puddles; the clouds
+    part and the moon comes out at the end. The scene adds the particles (smoke, flame, rain, splashes, confetti)."""
+    pines = ''.join(
+        f'<path d="M {x} {y} l {-w} {h} h {w*0.7} l {-w*0.8} {h*0.9} h {w*1.9} l {-w*0.8} {-h*0.9} h {w*0.7} Z" fill="{c}"/>'
+        for x, y, w, h, c in [(470, 420, 26, 70, '#1a2233'), (520, 440, 22, 60, '#1c2436'), (1130, 380, 34, 90, '#182030'),
+                              (1190, 405, 28, 78, '#1a2233'), (1240, 390, 30, 84, '#172030'), (1075, 430, 22, 64, '#1c2436'),
+                              (640, 455, 18, 50, '#1d2538'), (700, 448, 20, 56, '#1b2335')])
+    planks = ''.join(f'<line x1="100" y1="{y}" x2="372" y2="{y}" stroke="#3a2618" stroke-width="2" opacity="0.6"/>'
+                     for y in range(470, 612, 18))
+    stones = ''.join(f'<ellipse cx="{x}" cy="{y}" rx="{rx}" ry="{ry}" fill="{c}"/>'
+                     for x, y, rx, ry, c in [(806, 606, 16, 10, '#4a4e57'), (832, 613, 17, 10, '#5a5f69'), (862, 616, 18, 10, '#4f535c'),
+                                             (892, 613, 17, 10, '#5a5f69'), (918, 606, 16, 10, '#4a4e57'), (822, 598, 12, 7, '#3c4048'),
+                                             (902, 598, 12, 7, '#3c4048')])
+    clouds = ''.join(f'<ellipse cx="{x}" cy="{y}" rx="{rx}" ry="{ry}" fill="{c}" opacity="{o}"/>'
+                     for x, y, rx, ry, c, o in [(120, 40, 260, 90, '#262e42', 0.95), (420, 20, 300, 100, '#2b3349', 0.95),
+                                                (760, 50, 280, 95, '#262e42', 0.95), (1080, 30, 300, 110, '#2b3349', 0.95),
+                                                (1260, 90, 200, 80, '#262e42', 0.9), (300, 110, 220, 60, '#30384f', 0.8),
+                                                (960, 130, 240, 70, '#30384f', 0.85), (620, 120, 200, 55, '#2e364c', 0.8)])
+    stars = ''.join(f'<circle cx="{x}" cy="{y}" r="{r}" fill="#fff" opacity="{o}"/>'
+                    for x, y, r, o in [(160, 70, 1.4, 0.8), (300, 150, 1.1, 0.6), (470, 60, 1.6, 0.9), (610, 170, 1.2, 0.6),
+                                       (760, 90, 1.3, 0.7), (880, 40, 1.1, 0.6), (1190, 60, 1.5, 0.8), (1240, 200, 1.1, 0.5),
+                                       (60, 200, 1.2, 0.6), (700, 240, 1.0, 0.5), (420, 250, 1.1, 0.5)])
+    return f"""<?xml version="1.0" encoding="UTF-8"?>
+<!-- A cabin by a campfire on a rainy night. Written by scripts/make-art.py; each part has an id so a scene can move it. -->
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" width="{W}" height="{H}">
+  <defs>
+    <linearGradient id="nightsky" x1="0" y1="0" x2="0" y2="1">
+      <stop offset="0" stop-color="#121829"/><stop offset="0.6" stop-color="#263050"/><stop offset="1" stop-color="#3b4868"/>
+    </linearGradient>
+    <radialGradient id="moonhalo"><stop offset="0" stop-color="#f6f0d6" stop-opacity="0.5"/><stop offset="1" stop-color="#f6f0d6" stop-opacity="0"/></radialGradient>
+    <linearGradient id="hillfill" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#222a3e"/><stop offset="1" stop-color="#171d2c"/></linearGradient>
+    <linearGradient id="groundfill" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#2c2a2a"/><stop offset="1" stop-color="#141214"/></linearGradient>
+    <linearGradient id="puddle" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#6a7898" stop-opacity="0.55"/><stop offset="1" stop-color="#2a3450" stop-opacity="0.35"/></linearGradient>
+    <linearGradient id="walls" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="#6a4630"/><stop offset="1" stop-color="#4a3020"/></linearGradient>
+    <linearGradient id="roofing" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#4a3a44"/><stop offset="1" stop-color="#2e2430"/></linearGradient>
+    <linearGradient id="pipe" x1="0" y1="0" x2="1" y2="0"><stop offset="0" stop-color="#7a7f88"/><stop offset="0.45" stop-color="#b4b9c2"/><stop offset="1" stop-color="#4a4e57"/></linearGradient>
+    <radialGradient id="windowlight"><stop offset="0" stop-color="#ffe6a0"/><stop offset="1" stop-color="#e8933a"/></radialGradient>
+    <radialGradient id="windowhalo"><stop offset="0" stop-color="#ffc870" stop-opacity="0.35"/><stop offset="1" stop-color="#ffc870" stop-opacity="0"/></radialGradient>
+    <radialGradient id="firehalo" cx="0.5" cy="0.5" r="0.5"><stop offset="0" stop-color="#ffb050" stop-opacity="0.55"/>
+      <stop offset="0.4" stop-color="#ff8030" stop-opacity="0.22"/><stop offset="1" stop-color="#ff6020" stop-opacity="0"/></radialGradient>
+    <linearGradient id="log" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#7a4e2e"/><stop offset="1" stop-color="#3e2616"/></linearGradient>
+    <radialGradient id="puffball"><stop offset="0" stop-color="#fff" stop-opacity="0.9"/><stop offset="0.5" stop-color="#fff" stop-opacity="0.55"/>
+      <stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient>
+  </defs>
+  <g id="sky"><rect width="{W}" height="{H}" fill="url(#nightsky)"/></g>
+  <g id="stars">{stars}</g>
+  <g id="moon"><circle cx="1010" cy="130" r="110" fill="url(#moonhalo)"/><circle cx="1010" cy="130" r="40" fill="#f4eed4"/>
+    <circle cx="996" cy="120" r="8" fill="#e2dbbe"/><circle cx="1022" cy="142" r="6" fill="#e2dbbe"/><circle cx="1016" cy="112" r="4" fill="#e2dbbe"/></g>
+  <g id="clouds">{clouds}</g>
+  <g id="hills"><path d="M 0 500 C 150 450 280 470 420 480 C 600 492 720 440 900 450 C 1050 458 1160 420 1280 440 L 1280 720 L 0 720 Z" fill="url(#hillfill)"/>{pines}</g>
+  <g id="ground"><path d="M 0 604 C 200 596 420 610 640 604 C 860 598 1080 608 1280 600 L 1280 720 L 0 720 Z" fill="url(#groundfill)"/>
+    <ellipse cx="560" cy="652" rx="110" ry="11" fill="url(#puddle)"/><ellipse cx="1090" cy="684" rx="140" ry="13" fill="url(#puddle)"/>
+    <ellipse cx="230" cy="690" rx="80" ry="9" fill="url(#puddle)"/>
+    <path d="M 480 650 q 60 -4 140 0" stroke="#9aa8c8" stroke-width="1.5" fill="none" opacity="0.35"/>
+    <path d="M 990 682 q 90 -5 190 0" stroke="#9aa8c8" stroke-width="1.5" fill="none" opacity="0.35"/></g>
+  <g id="cabin">
+    <rect x="318" y="300" width="20" height="110" fill="url(#pipe)"/><rect x="312" y="292" width="32" height="12" rx="2" fill="#5e636c"/>
+    <rect x="100" y="450" width="272" height="162" fill="url(#walls)"/>{planks}
+    <path d="M 76 462 L 236 352 L 396 462 Z" fill="url(#roofing)"/><path d="M 76 462 L 236 352 L 396 462" stroke="#1e1820" stroke-width="6" fill="none" stroke-linejoin="round"/>
+    <rect x="150" y="516" width="52" height="96" rx="3" fill="#2a1a12"/><circle cx="194" cy="566" r="3" fill="#c8a060"/>
+    <rect x="248" y="500" width="76" height="56" rx="3" fill="url(#windowlight)"/>
+    <path d="M 286 500 V 556 M 248 528 H 324" stroke="#3a2618" stroke-width="5"/><rect x="248" y="500" width="76" height="56" rx="3" fill="none" stroke="#3a2618" stroke-width="6"/>
+  </g>
+  <g id="window-glow"><circle cx="286" cy="528" r="120" fill="url(#windowhalo)"/></g>
+  <g id="fire-glow"><ellipse cx="862" cy="590" rx="300" ry="230" fill="url(#firehalo)"/></g>
+  <g id="campfire">{stones}
+    <rect x="818" y="586" width="92" height="16" rx="8" fill="url(#log)" transform="rotate(-14 864 594)"/>
+    <rect x="818" y="586" width="92" height="16" rx="8" fill="url(#log)" transform="rotate(16 864 594)"/>
+    <circle cx="823" cy="604" r="6" fill="#c49060"/><circle cx="905" cy="604" r="6" fill="#c49060"/>
+  </g>
+  <!-- A smoke puff, drawn by no scene part: the particles' texture, white in shades of opacity. -->
+  <g id="puff"><circle cx="620" cy="370" r="34" fill="url(#puffball)"/><circle cx="655" cy="358" r="40" fill="url(#puffball)"/>
+    <circle cx="684" cy="376" r="30" fill="url(#puffball)"/><circle cx="648" cy="386" r="30" fill="url(#puffball)"/></g>
+  <g id="bench"><rect x="1010" y="590" width="150" height="22" rx="11" fill="url(#log)"/>
+    <circle cx="1018" cy="601" r="9" fill="#b08050"/><circle cx="1018" cy="601" r="4" fill="#8a6040"/></g>
+</svg>
+"""
+
 def png(path, w, h, pixel):
     rows = []
     for y in range(h):
@@ -119,3 +199,5 @@ if __name__ == '__main__':
     with open('media/art/windmill.svg', 'w') as f:
         f.write(windmill_svg())
     bird_sheet('media/art/gull-flap.png')
+    with open('media/art/particles.svg', 'w') as f:
+        f.write(particles_svg())

@@ -468,24 +468,45 @@ public struct Emitter: Sendable, Equatable {
     public var rotation: Double
     public var rotationRange: Double
     public var spin: Double
-    /// Opacity at birth, changing by `alphaSpeed` per second (clamped to 0...1).
+    /// Opacity at birth ± `alphaRange`, changing by `alphaSpeed` per second (clamped to 0...1).
     public var alpha: Double
+    public var alphaRange: Double
     public var alphaSpeed: Double
     public var color: Color
+    /// Colours each particle picks one of by its seed, in place of `color`; empty for `color`.
+    public var colors: [Color] = []
+    /// Over a particle's life (0 at birth, 1 at death): its colour, in place of `color` and `colors`, and factors of
+    /// its alpha and scale. Empty for none.
+    public var colorRamp: [LifeStop<Color>] = []
+    public var alphaRamp: [LifeStop<Double>] = []
+    public var scaleRamp: [LifeStop<Double>] = []
     public var shape: ParticleShape
     public var blendMode: BlendMode
     /// Horizontal sway amplitude (points) and frequency (Hz), for snowflakes drifting.
     public var swayAmplitude: Double
     public var swayFrequency: Double
+    /// Turns per second a particle tumbles about its own horizontal axis (confetti): its height is squashed by
+    /// |cos| of the turn. 0 for none.
+    public var flutter: Double = 0
     /// When true, the scene starts with the emitter already full, as if it had been running for a lifetime.
     public var prewarm: Bool
+    /// Scene time (seconds) births begin; with `prewarm`, the emitter is full then.
+    public var start: Double = 0
+    /// Seconds births go on after `start` (SpriteKit's `numParticlesToEmit` over the birth rate); nil for ever.
+    public var duration: Double? = nil
+    /// Particles born all at once at `start`, besides the `birthRate` stream: a confetti burst.
+    public var burst: Int = 0
+    /// Droplets thrown up where each particle ends its life (rain hitting the ground); nil for none.
+    public var splash: Splash? = nil
+    /// A picture drawn for each particle in place of its `shape`; nil for the shape.
+    public var texture: ParticleTexture? = nil
 
     public init(seed: UInt64 = 1, birthRate: Double = 10, lifetime: Double = 5, lifetimeRange: Double = 0,
                 position: Point = Point(x: 0, y: 0), positionRange: Size = Size(width: 0, height: 0),
                 angle: Double = 90, angleRange: Double = 0, speed: Double = 50, speedRange: Double = 0,
                 acceleration: Point = Point(x: 0, y: 0), size: Double = 3, scale: Double = 1, scaleRange: Double = 0,
                 scaleSpeed: Double = 0, rotation: Double = 0, rotationRange: Double = 0, spin: Double = 0,
-                alpha: Double = 1, alphaSpeed: Double = 0, color: Color = .white, shape: ParticleShape = .circle,
+                alpha: Double = 1, alphaRange: Double = 0, alphaSpeed: Double = 0, color: Color = .white, shape: ParticleShape = .circle,
                 blendMode: BlendMode = .normal, swayAmplitude: Double = 0, swayFrequency: Double = 0, prewarm: Bool = true) {
         self.seed = seed
         self.birthRate = birthRate
@@ -506,6 +527,7 @@ public struct Emitter: Sendable, Equatable {
         self.rotationRange = rotationRange
         self.spin = spin
         self.alpha = alpha
+        self.alphaRange = alphaRange
         self.alphaSpeed = alphaSpeed
         self.color = color
         self.shape = shape
@@ -517,7 +539,53 @@ public struct Emitter: Sendable, Equatable {
 }
 
 public enum ParticleShape: String, Sendable, Equatable, CaseIterable {
-    case circle, snowflake, drop, square
+    /// `soft`: a round puff fading from its centre to its rim (smoke, flame); `line`: a streak along the particle's
+    /// vertical (rain); `rectangle`: a strip half as tall as wide (confetti).
+    case circle, snowflake, drop, square, soft, line, rectangle
+}
+
+/// A picture drawn as a particle: a PNG, or an SVG or one element of it (`#id`), fitted into a square 1.8 radii across
+/// (so it stays within 1.3 radii of the particle at any rotation). Its opacity is the particle's coverage, in the
+/// particle's colour: SpriteKit's texture at a colour blend factor of 1, for the white textures its projects use.
+public struct ParticleTexture: Sendable, Hashable {
+    public var path: String
+    public var element: String?
+
+    public init(path: String, element: String? = nil) {
+        self.path = path
+        self.element = element
+    }
+}
+
+/// Droplets thrown up where a particle dies, as a raindrop splashes: each flies from the particle's last place at
+/// `speed` (× 0.5 … 1.5), within `spread` degrees either side of straight up, falls under `gravity`, and fades out
+/// over `lifetime`. Drawn as circles of radius `size`, in `color` (the particle's last colour when nil).
+public struct Splash: Sendable, Equatable {
+    public var count: Int
+    public var lifetime: Double
+    public var speed: Double
+    public var spread: Double
+    public var gravity: Double
+    public var size: Double
+    public var color: Color?
+
+    public init(count: Int = 4, lifetime: Double = 0.3, speed: Double = 60, spread: Double = 60, gravity: Double = 400,
+                size: Double = 1.5, color: Color? = nil) {
+        (self.count, self.lifetime, self.speed, self.spread, self.gravity, self.size, self.color) =
+            (count, lifetime, speed, spread, gravity, size, color)
+    }
+}
+
+/// A value at a fraction of a particle's life (0 at birth, 1 at death); a ramp's stops are in order of `at`, and a
+/// particle between two takes the straight line between their values.
+public struct LifeStop<Value: Sendable & Equatable>: Sendable, Equatable {
+    public var at: Double
+    public var value: Value
+
+    public init(at: Double, value: Value) {
+        self.at = at
+        self.value = value
+    }
 }
 
 public enum BlendMode: String, Sendable, Equatable, CaseIterable {

@@ -1,6 +1,7 @@
 import CCairo
 import DioramaDocument
 import DioramaTimeline
+import DioramaVectorArt
 import Foundation
 
 extension FrameRenderer {
@@ -38,6 +39,7 @@ extension FrameRenderer {
         for area in areas.dropFirst() { bounds = bounds.union(area) }
         let (boundsLeft, boundsTop) = (Double(bounds.x), Double(bounds.y))
         let (boundsRight, boundsBottom) = (Double(bounds.x + bounds.width), Double(bounds.y + bounds.height))
+        let textured = system.texture.map { texturedSprites($0) }
         for particle in system.particles {
             let opacity = particle.alpha * particle.color.alpha * alpha
             guard let reach = Self.spriteReach(of: particle, opacity: opacity, scale: m.xx) else { continue }
@@ -48,16 +50,19 @@ extension FrameRenderer {
             // or a damage area holds few of a frame's snowflakes.
             guard px + reach > boundsLeft, px - reach < boundsRight, py + reach > boundsTop, py - reach < boundsBottom else { continue }
             var sprite: ParticleSprite?
+            // A particle with a shape of its own (a splash's droplet) is drawn with it, not the texture.
+            let cache = particle.shape == nil ? textured ?? sprites : sprites
             let cellX = px.rounded(.down), cellY = py.rounded(.down)
             for area in areas {
                 guard px + reach > Double(area.x), px - reach < Double(area.x + area.width),
                       py + reach > Double(area.y), py - reach < Double(area.y + area.height) else { continue }
                 if sprite == nil {
-                    let key = ParticleSpriteCache.Key(shape: system.shape, deviceRadius: particle.radius * m.xx,
-                                                      rotation: particle.rotation, fractionX: px - cellX, fractionY: py - cellY)
-                    sprite = sprites.sprite(for: key)
+                    let key = ParticleSpriteCache.Key(shape: particle.shape ?? system.shape, deviceRadius: particle.radius * m.xx,
+                                                      rotation: particle.rotation, squash: particle.squash,
+                                                      fractionX: px - cellX, fractionY: py - cellY, textured: cache !== sprites)
+                    sprite = cache.sprite(for: key)
                 }
-                sprites.withCoverage(of: sprite!) { coverage in
+                cache.withCoverage(of: sprite!) { coverage in
                     blend(coverage, of: sprite!, at: Int(cellX) - sprite!.half, Int(cellY) - sprite!.half,
                           color: particle.color.hueRotated(by: paintHue), opacity: opacity,
                           mode: system.blendMode, into: pixels, rowPixels: rowPixels, area: area)
@@ -68,7 +73,9 @@ extension FrameRenderer {
 
     /// How far from its place, in device pixels, a particle's sprite can write under `scale` (device pixels a point),
     /// drawn at `opacity`; nil when it is not drawn at all. A sprite reaches 1.3 radii, rounded to a quarter pixel
-    /// then up, and 3 pixels from the particle's pixel: within 1.3 radii and 5 pixels of it. Both the drawing and the
+    /// then up, and 3 pixels from the particle's pixel: within 1.3 radii and 5 pixels of it (every shape lies within
+    /// 1.3 radii of its centre at any rotation, a texture's square 1.8 radii across too, and a flutter's squash only
+    /// shrinks it). Both the drawing and the
     /// damage (`spriteBoxes`) ask here, so that a damage box always holds what is drawn.
     static func spriteReach(of particle: Particle, opacity: Double, scale: Double) -> Double? {
         guard opacity > 0.001, particle.radius > 0, particle.radius.isFinite else { return nil }
@@ -131,18 +138,84 @@ extension FrameRenderer {
         case .add: cairo_set_operator(cr, CAIRO_OPERATOR_ADD)
         case .screen: cairo_set_operator(cr, CAIRO_OPERATOR_SCREEN)
         }
+        let painter = system.texture.flatMap { texturedSprites($0).painter }
         for particle in system.particles {
             let opacity = particle.alpha * particle.color.alpha * alpha
             guard opacity > 0.001, particle.radius > 0, particle.radius.isFinite else { continue }
             cairo_save(cr)
             cairo_translate(cr, particle.position.x, particle.position.y)
             cairo_rotate(cr, particle.rotation * .pi / 180)
+            if particle.squash < 1 { cairo_scale(cr, 1, ParticleSpriteCache.Key.drawnSquash(particle.squash)) }
             let color = particle.color.hueRotated(by: paintHue)
-            cairo_set_source_rgba(cr, color.red, color.green, color.blue, opacity)
-            paintParticleShape(system.shape, radius: particle.radius, pixel: 1 / m.uniformScale, in: cr)
+            if let painter, particle.shape == nil {
+                // The texture's opacity masks the particle's colour.
+                cairo_push_group(cr)
+                painter(cr, particle.radius)
+                let mask = cairo_pop_group(cr)!
+                cairo_set_source_rgba(cr, color.red, color.green, color.blue, opacity)
+                cairo_mask(cr, mask)
+                cairo_pattern_destroy(mask)
+            } else {
+                cairo_set_source_rgba(cr, color.red, color.green, color.blue, opacity)
+                paintParticleShape(particle.shape ?? system.shape, radius: particle.radius, pixel: 1 / m.uniformScale, in: cr)
+            }
             cairo_restore(cr)
         }
         cairo_restore(cr)
+    }
+}
+
+extension FrameRenderer {
+    /// The sprites of a texture's particles: a cache of their own, whose sprites its painter draws.
+    func texturedSprites(_ texture: ParticleTexture) -> ParticleSpriteCache {
+        if let cache = sprites.textured[texture] { return cache }
+        let cache = ParticleSpriteCache(painter: texturePainter(texture))
+        sprites.textured[texture] = cache
+        return cache
+    }
+
+    /// Paints `texture` fitted into a square 1.8 radii across centred on the origin (its ink's box, for an SVG
+    /// element), or nil (with the image's warning, once) when it cannot be read.
+    private func texturePainter(_ texture: ParticleTexture) -> ParticleSpriteCache.Painter? {
+        if !ImageContent.isVectorPath(texture.path) {
+            guard let surface = image(atPath: texture.path) else { return nil }
+            let (width, height) = (Double(cairo_image_surface_get_width(surface)), Double(cairo_image_surface_get_height(surface)))
+            guard width > 0, height > 0 else { return nil }
+            return { cr, radius in
+                let scale = 1.8 * radius / max(width, height)
+                cairo_save(cr)
+                cairo_scale(cr, scale, scale)
+                cairo_set_source_surface(cr, surface, -width / 2, -height / 2)
+                cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+                // Edges as sharp as the picture's own: padded, then cut at its rectangle.
+                cairo_pattern_set_extend(cairo_get_source(cr), CAIRO_EXTEND_PAD)
+                cairo_rectangle(cr, -width / 2, -height / 2, width, height)
+                cairo_fill(cr)
+                cairo_restore(cr)
+            }
+        }
+        guard let art = vectorArt(atPath: texture.path) else { return nil }
+        // The ink's box, measured once on a 512-pixel square: the drawing fitted into it as its own
+        // preserveAspectRatio says, only the element when there is one.
+        let side = 512.0
+        let measure = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(side), Int32(side))!
+        let measuring = cairo_create(measure)!
+        art.draw(in: measuring, viewport: (0, 0, side, side), element: texture.element)
+        cairo_destroy(measuring)
+        cairo_surface_flush(measure)
+        let ink = VectorArtRasterCache.inkBounds(of: measure)
+        cairo_surface_destroy(measure)
+        guard ink.width > 0, ink.height > 0 else { return nil }
+        let (centreX, centreY) = (Double(ink.x) + Double(ink.width) / 2, Double(ink.y) + Double(ink.height) / 2)
+        let extent = Double(max(ink.width, ink.height))
+        return { cr, radius in
+            let scale = 1.8 * radius / extent
+            cairo_save(cr)
+            cairo_scale(cr, scale, scale)
+            cairo_translate(cr, -centreX, -centreY)
+            art.draw(in: cr, viewport: (0, 0, side, side), element: texture.element)
+            cairo_restore(cr)
+        }
     }
 }
 
@@ -157,6 +230,27 @@ func paintParticleShape(_ shape: ParticleShape, radius r: Double, pixel: Double,
     case .square:
         cairo_rectangle(cr, -0.8 * r, -0.8 * r, 1.6 * r, 1.6 * r)
         cairo_fill(cr)
+    case .rectangle:
+        // At least 0.7 pixels each way, so that a small strip stays visible.
+        let (halfWidth, halfHeight) = (max(0.35 * pixel, 0.9 * r), max(0.35 * pixel, 0.45 * r))
+        cairo_rectangle(cr, -halfWidth, -halfHeight, 2 * halfWidth, 2 * halfHeight)
+        cairo_fill(cr)
+    case .line:
+        // A streak along the particle's vertical, thick enough to stay visible when small.
+        cairo_set_line_width(cr, max(0.7 * pixel, 0.16 * r))
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_move_to(cr, 0, -r)
+        cairo_line_to(cr, 0, r)
+        cairo_stroke(cr)
+    case .soft:
+        // Full at the centre, falling off smoothly to nothing at the rim: a puff, with the current source's colour;
+        // at least a pixel across, so that a small puff stays visible.
+        let fall = cairo_pattern_create_radial(0, 0, 0, 0, 0, max(r, pixel))!
+        for (offset, alpha) in [(0.0, 1.0), (0.25, 0.85), (0.5, 0.5), (0.75, 0.17), (1.0, 0.0)] {
+            cairo_pattern_add_color_stop_rgba(fall, offset, 0, 0, 0, alpha)
+        }
+        cairo_mask(cr, fall)
+        cairo_pattern_destroy(fall)
     case .drop:
         // A teardrop falling downwards: round at the bottom, pointed at the top.
         cairo_arc(cr, 0, 0.35 * r, 0.6 * r, -20 * .pi / 180, 200 * .pi / 180)
@@ -220,15 +314,25 @@ final class ParticleSpriteCache {
         var rotationStep: Int
         var quarterX: Int
         var quarterY: Int
+        /// The squash in sixteenths (16 for none).
+        var squashStep: Int
+        /// A texture's sprite (in a texture's own cache): turned in 36 steps, whatever the shape.
+        var textured = false
 
-        /// Quantizes a particle: radius and position to a quarter pixel, rotation to the shape's symmetry.
-        init(shape: ParticleShape, deviceRadius: Double, rotation: Double, fractionX: Double, fractionY: Double) {
+        /// Quantizes a particle: radius and position to a quarter pixel, rotation to the shape's symmetry, squash to
+        /// sixteenths.
+        init(shape: ParticleShape, deviceRadius: Double, rotation: Double, squash: Double = 1, fractionX: Double, fractionY: Double,
+             textured: Bool = false) {
             self.shape = shape
+            self.textured = textured
             radiusQuarters = max(1, Int((min(deviceRadius, 256) * 4).rounded()))
+            squashStep = squash.isFinite ? min(16, max(0, Int((squash * 16).rounded()))) : 16
             let (symmetry, steps): (Double, Int) = switch shape {
-            case .circle: (360, 1)
-            case .snowflake: (60, 10)
-            case .square: (90, 12)
+            case _ where textured: (360, 36)
+            case .circle, .soft: squashStep < 16 ? (180, 18) : (360, 1)
+            case .snowflake: squashStep < 16 ? (180, 30) : (60, 10)
+            case .square: squashStep < 16 ? (180, 24) : (90, 12)
+            case .rectangle, .line: (180, 24)
             case .drop: (360, 36)
             }
             let turned = rotation.truncatingRemainder(dividingBy: symmetry)
@@ -241,13 +345,17 @@ final class ParticleSpriteCache {
 
         var radius: Double { Double(radiusQuarters) / 4 }
         var rotationDegrees: Double {
-            switch shape {
-            case .circle: 0
+            if textured { return Double(rotationStep) * 10 }
+            return switch shape {
+            case .circle, .soft: squashStep < 16 ? Double(rotationStep) * 10 : 0
             case .snowflake: Double(rotationStep) * 6
-            case .square: Double(rotationStep) * 7.5
+            case .square, .rectangle, .line: Double(rotationStep) * 7.5
             case .drop: Double(rotationStep) * 10
             }
         }
+
+        /// The squash a sprite is drawn with: a fluttering particle seen edge on keeps a sliver.
+        static func drawnSquash(_ squash: Double) -> Double { max(0.1, squash) }
 
         /// How a sprite is made from another's pixels.
         enum Turn { case mirror, transpose, halfTurn }
@@ -260,7 +368,7 @@ final class ParticleSpriteCache {
         /// now a sixth of them. The pixels are cairo's for the key within a few levels (its rasterizer is not
         /// symmetric: a transpose turns its sub-rows into columns).
         var symmetricSource: (Key, Turn)? {
-            guard shape == .snowflake else { return nil }
+            guard shape == .snowflake, squashStep == 16, !textured else { return nil }
             var source = self
             if rotationStep < 3 {
                 // Turned half round, a snowflake is itself (three arms' turn) at the mirrored sub-pixel place: half of
@@ -279,15 +387,20 @@ final class ParticleSpriteCache {
             return (source, .transpose)
         }
 
-        /// The key in 24 bits: radius (at most 1024 quarters) 11, rotation step (under 36) 6, shape 3, quarters 2 each.
+        /// The key in 29 bits: squash step (at most 16) 5, radius (at most 1024 quarters) 11, rotation step (under 36) 6,
+        /// shape 3, quarters 2 each.
         var packed: UInt64 {
             let shapeIndex: UInt64 = switch shape {
             case .circle: 0
             case .snowflake: 1
             case .drop: 2
             case .square: 3
+            case .soft: 4
+            case .line: 5
+            case .rectangle: 6
             }
-            return UInt64(radiusQuarters) << 13 | UInt64(rotationStep) << 7 | shapeIndex << 4 | UInt64(quarterX) << 2 | UInt64(quarterY)
+            return UInt64(squashStep) << 24 | UInt64(radiusQuarters) << 13 | UInt64(rotationStep) << 7 | shapeIndex << 4
+                | UInt64(quarterX) << 2 | UInt64(quarterY)
         }
     }
 
@@ -301,8 +414,16 @@ final class ParticleSpriteCache {
     /// particle at 4K is hundreds of kilobytes).
     let capacity: (sprites: Int, bytes: Int)
 
-    init(capacity: (sprites: Int, bytes: Int) = (20_000, 64 << 20)) {
+    /// Paints a texture's particle of a radius centred on the origin of a context (`ParticleTexture`).
+    typealias Painter = (_ cr: OpaquePointer, _ radius: Double) -> Void
+    /// What this cache's sprites are drawn with: a texture, or (nil) each key's shape.
+    let painter: Painter?
+    /// The caches of the textures drawn so far, each with its painter.
+    var textured: [ParticleTexture: ParticleSpriteCache] = [:]
+
+    init(capacity: (sprites: Int, bytes: Int) = (20_000, 64 << 20), painter: Painter? = nil) {
         self.capacity = capacity
+        self.painter = painter
     }
 
     func sprite(for key: Key) -> ParticleSprite {
@@ -327,7 +448,7 @@ final class ParticleSpriteCache {
             // The table may have grown, or started again, meanwhile: the key's slot is found anew.
             slot = Self.freeSlot(for: packed, in: slots)
         } else {
-            sprite = Self.make(key, into: &bytes)
+            sprite = Self.make(key, into: &bytes, painter: painter)
         }
         made += 1
         slots[slot] = tag | UInt64(sprites.count)
@@ -386,7 +507,7 @@ final class ParticleSpriteCache {
     }
 
     /// The sprite cairo draws for `key`.
-    static func make(_ key: Key, into storage: inout [UInt8]) -> ParticleSprite {
+    static func make(_ key: Key, into storage: inout [UInt8], painter: Painter? = nil) -> ParticleSprite {
         let half = Int((key.radius * 1.3).rounded(.up)) + 2
         let size = 2 * half + 1
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(size)))
@@ -397,8 +518,9 @@ final class ParticleSpriteCache {
             let cr = cairo_create(surface)!
             cairo_translate(cr, Double(half) + (Double(key.quarterX) + 0.5) / 4, Double(half) + (Double(key.quarterY) + 0.5) / 4)
             cairo_rotate(cr, key.rotationDegrees * .pi / 180)
+            if key.squashStep < 16 { cairo_scale(cr, 1, Key.drawnSquash(Double(key.squashStep) / 16)) }
             cairo_set_source_rgba(cr, 0, 0, 0, 1)
-            paintParticleShape(key.shape, radius: key.radius, pixel: 1, in: cr)
+            if let painter { painter(cr, key.radius) } else { paintParticleShape(key.shape, radius: key.radius, pixel: 1, in: cr) }
             cairo_destroy(cr)
             cairo_surface_finish(surface)
             cairo_surface_destroy(surface)

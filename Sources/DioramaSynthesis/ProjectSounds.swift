@@ -20,7 +20,8 @@ public struct SynthesizedSound: Sendable {
 /// -26 LUFS, peaks never above -1 dBFS, so a cue stands clear of its scene's bed without startling.
 public enum ProjectSounds {
     public static let names = ["surf", "bell", "creak", "birds", "breathe-in", "breathe-out", "wind", "chime", "click",
-                               "music", "crackle", "hum", "ding", "room-tone", "snow-hush", "breath-pad", "shimmer", "tine"]
+                               "music", "crackle", "hum", "ding", "room-tone", "snow-hush", "breath-pad", "shimmer", "tine",
+                               "rain", "popper"]
 
     /// Synthesizes the sound called `name` (one of `names`), or nil.
     public static func make(_ name: String, sampleRate: Int = AudioFormat.sampleRate) -> SynthesizedSound? {
@@ -45,6 +46,8 @@ public enum ProjectSounds {
         case "breath-pad": made = (breathPad(rate), true)
         case "shimmer": made = (shimmer(rate), true)
         case "tine": made = (tine(rate), false)
+        case "rain": made = (rain(rate), true)
+        case "popper": made = (popper(rate), false)
         default: return nil
         }
         return SynthesizedSound(name: name, sampleRate: sampleRate, samples: made.samples.map { Float($0) }, loops: made.loops)
@@ -524,5 +527,59 @@ public enum ProjectSounds {
         }
         fadeTail(&samples, seconds: 0.4, sampleRate: rate)
         return normalized(samples, peak: -6)
+    }
+
+    // MARK: Smoke, rain and fire
+
+    /// Steady rain, a 12 s loop: a broad hiss of many far drops (brighter than snow's hush), a low wash under it, and
+    /// the patter of near drops, each a short blip ringing at one of three pitches (on a roof, on leaves, in a puddle).
+    static func rain(_ rate: Double) -> [Double] {
+        var white = SplitMix64(seed: 0x4A1)
+        var pink = PinkNoise(seed: 0x4A2)
+        var drops = SplitMix64(seed: 0x4A3)
+        var hiss = Biquad(.lowpass, frequency: 7000, q: 0.5, sampleRate: rate)
+        var hissFloor = Biquad(.highpass, frequency: 500, q: 0.6, sampleRate: rate)
+        var wash = Biquad(.lowpass, frequency: 380, q: 0.6, sampleRate: rate)
+        var pitches = [Biquad(.bandpass, frequency: 1700, q: 6, sampleRate: rate),
+                       Biquad(.bandpass, frequency: 3100, q: 6, sampleRate: rate),
+                       Biquad(.bandpass, frequency: 5200, q: 5, sampleRate: rate)]
+        var swell = Wander(seed: 0x4A4, range: 0.8...1, seconds: 2.4, sampleRate: rate)
+        var impulses = [0.0, 0.0, 0.0]
+        let take = seamlessLoop(seconds: 12, tail: 2, rate: rate) { _ in
+            // About ninety near drops a second, most of them soft.
+            if drops.unit() < 90 / rate {
+                let which = min(2, Int(drops.unit() * 3))
+                impulses[which] += pow(drops.unit(), 2.5) * (drops.unit() < 0.5 ? 1 : -1)
+            }
+            var patter = 0.0
+            for index in 0..<3 {
+                patter += pitches[index].process(impulses[index])
+                impulses[index] = 0
+            }
+            return hissFloor.process(hiss.process(white.white())) * 0.35 * swell.next()
+                + wash.process(pink.next()) * 0.9 + patter * 1.8
+        }
+        return normalized(take, rms: -27)
+    }
+
+    /// A party popper, 1.2 s: a sharp crack over a soft thump, then the rustle of paper streamers settling.
+    static func popper(_ rate: Double) -> [Double] {
+        let length = Int(1.2 * rate)
+        var noise = SplitMix64(seed: 0x909)
+        var crackTone = Biquad(.bandpass, frequency: 1400, q: 0.9, sampleRate: rate)
+        var rustleTone = Biquad(.highpass, frequency: 2500, q: 0.6, sampleRate: rate)
+        var flutter = Wander(seed: 0x90A, range: 0.2...1, seconds: 0.03, sampleRate: rate)
+        var samples = [Double](repeating: 0, count: length)
+        for index in 0..<length {
+            let t = Double(index) / rate
+            // A 1 ms rise, so the first sample is near silence.
+            let rise = smoothRise(min(1, t / 0.001))
+            let crack = crackTone.process(noise.white()) * exp(-t / 0.012) * 3
+            let thump = sin(2 * Double.pi * 90 * t) * exp(-t / 0.05) * 0.5
+            let rustle = rustleTone.process(noise.white()) * smoothRise(min(1, t / 0.05)) * exp(-t / 0.35) * 0.25 * flutter.next()
+            samples[index] = rise * (crack + thump) + rustle
+        }
+        fadeTail(&samples, seconds: 0.2, sampleRate: rate)
+        return normalized(samples, peak: -3)
     }
 }

@@ -109,7 +109,8 @@ struct EvaluationContext {
             content = .text(textSnapshot(text, shown: trackText ?? text.text, style: style))
         case .emitter(let field):
             content = .particles(ParticlesSnapshot(shape: field.emitter.shape, blendMode: field.emitter.blendMode,
-                                                   particles: includeParticles ? field.particles(at: time) : []))
+                                                   particles: includeParticles ? field.particles(at: time) : [],
+                                                   texture: field.emitter.texture))
         case .image(var image):
             if var sprite = image.sprite {
                 sprite.frame = sprite.frame(forValue: style.spriteFrame)

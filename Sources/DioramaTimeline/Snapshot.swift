@@ -132,11 +132,14 @@ public struct ParticlesSnapshot: Sendable, Equatable {
     public var blendMode: BlendMode
     /// Live particles, oldest first.
     public var particles: [Particle]
+    /// Drawn in place of `shape` (but for particles with a shape of their own), when present.
+    public var texture: ParticleTexture?
 
-    public init(shape: ParticleShape, blendMode: BlendMode, particles: [Particle]) {
+    public init(shape: ParticleShape, blendMode: BlendMode, particles: [Particle], texture: ParticleTexture? = nil) {
         self.shape = shape
         self.blendMode = blendMode
         self.particles = particles
+        self.texture = texture
     }
 }
 
@@ -149,13 +152,21 @@ public struct Particle: Sendable, Equatable {
     /// 0...1.
     public var alpha: Double
     public var color: Color
+    /// 0...1: the height of the particle's shape, across its rotation, as a fraction of its width's (1 but while it
+    /// flutters).
+    public var squash: Double
+    /// Its own shape (a splash's droplet is a circle), or nil for its emitter's.
+    public var shape: ParticleShape?
 
-    public init(position: Point, radius: Double, rotation: Double, alpha: Double, color: Color) {
+    public init(position: Point, radius: Double, rotation: Double, alpha: Double, color: Color, squash: Double = 1,
+                shape: ParticleShape? = nil) {
         self.position = position
         self.radius = radius
         self.rotation = rotation
         self.alpha = alpha
         self.color = color
+        self.squash = squash
+        self.shape = shape
     }
 }
 

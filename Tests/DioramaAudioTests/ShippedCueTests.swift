@@ -45,6 +45,10 @@ import Testing
         // The shaft turns once a second; each turn of its worm moves the wheel on by one tooth (its track's second
         // keyframe, 22.5° every 1 s): a tick on each, at 1, 2, …, 15 s (the scene ends at 16).
         "gears": (1...15).map { (Rational($0), "gears-tick") },
+        // The rain from the start (looping until it stops at 11.5 s); the two confetti poppers on their bursts (the
+        // emitters' `start`, 13 and 13.3 s); a chime as the moon is fully out (its rise's last keyframe, 14 s).
+        "particles": [("0", "particles-rain"), ("13", "particles-popper"), ("13.3", "particles-popper"), ("14", "chime")]
+            .map { (Rational(decimalLiteral: $0.0)!, $0.1) },
     ]
 
     static func load() throws -> LoadedDocument { try DocumentLoader.load(path: scenesFile.path) }

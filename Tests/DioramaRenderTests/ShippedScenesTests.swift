@@ -31,6 +31,8 @@ import Testing
         ("bounce", 1.5, "en"), ("bounce", 2.0, "zh"), ("bounce", 2.6, "ja"),
         // The machine at three moments: the fan and the worm wheel turned in depth, the belt's tread between dashes.
         ("gears", 2.3, "en"), ("gears", 7.6, "zh"), ("gears", 12.4, "ja"),
+        // Rain, smoke and the fire; the confetti bursting under the moon after the rain.
+        ("particles", 4.0, "en"), ("particles", 14.5, "ja"),
     ]
 
     private func load() throws -> LoadedDocument {

@@ -24,7 +24,7 @@ import Testing
         #expect(peak >= 0.1)
     }
 
-    static let beds = ["surf", "wind", "music", "crackle", "hum", "room-tone", "snow-hush", "breath-pad", "shimmer"]
+    static let beds = ["surf", "wind", "music", "crackle", "hum", "room-tone", "snow-hush", "breath-pad", "shimmer", "rain"]
 
     @Test("beds loop without a click: the seam's step is an ordinary step of the sound", arguments: beds)
     func seamlessBeds(name: String) throws {
@@ -56,10 +56,11 @@ import Testing
         #expect(beds["breathing"] == ["breath-pad"])
         #expect(beds["kaleidoscope"] == ["shimmer"])
         #expect(beds["windmill"] == ["wind"])
+        #expect(beds["particles"] == ["crackle"])
     }
 
     @Test("one-shots start and end near silence (no click at either edge), except the click itself",
-          arguments: ["bell", "creak", "birds", "breathe-in", "breathe-out", "chime", "ding", "tine"])
+          arguments: ["bell", "creak", "birds", "breathe-in", "breathe-out", "chime", "ding", "tine", "popper"])
     func quietEdges(name: String) throws {
         let samples = try load(name)
         #expect(abs(samples[0]) < 0.01)
@@ -83,7 +84,7 @@ import Testing
         #expect(samples.dropFirst().allSatisfy { abs($0) < samples[0] })
     }
 
-    @Test("the recipes are deterministic and still make the committed files", arguments: ["creak", "click", "chime", "music", "ding", "room-tone", "snow-hush", "breath-pad", "shimmer", "tine"])
+    @Test("the recipes are deterministic and still make the committed files", arguments: ["creak", "click", "chime", "music", "ding", "room-tone", "snow-hush", "breath-pad", "shimmer", "tine", "rain", "popper"])
     func regenerates(name: String) throws {
         let first = try #require(ProjectSounds.make(name))
         let second = try #require(ProjectSounds.make(name))

@@ -365,9 +365,61 @@ extension DocumentDecoder {
         read("rotationRange", .closed(0, 360), unit: "degrees", into: &emitter.rotationRange)
         read("spin", .any, unit: "degrees per second", into: &emitter.spin)
         read("alpha", .unit, into: &emitter.alpha)
+        read("alphaRange", .unit, into: &emitter.alphaRange)
         read("alphaSpeed", .closed(-1000, 1000), unit: "per second", into: &emitter.alphaSpeed)
         if let member = fields["color"] {
             if let color = color(member.value, path: fields.path("color")) { emitter.color = color } else { valid = false }
+        }
+        if let member = fields["colors"] {
+            if let elements = array(member.value, path: fields.path("colors")) {
+                if !(1...64).contains(elements.count) {
+                    error(member.value.offset, fields.path("colors"), "\"colors\" holds \(elements.count) colours; it takes 1 to 64",
+                          hint: "each particle picks one of them by its seed")
+                    valid = false
+                }
+                for (index, element) in elements.enumerated() {
+                    if let color = color(element, path: fields.path("colors") + "[\(index)]") { emitter.colors.append(color) } else { valid = false }
+                }
+            } else { valid = false }
+        }
+        if let ramp = lifeRamp(fields, "colorRamp", valueKey: "color", value: { self.color($0, path: $1) }) { emitter.colorRamp = ramp } else { valid = false }
+        if let ramp = lifeRamp(fields, "alphaRamp", valueKey: "value", value: { self.number($0, path: $1, range: .unit) }) { emitter.alphaRamp = ramp } else { valid = false }
+        if let ramp = lifeRamp(fields, "scaleRamp", valueKey: "value", value: { self.number($0, path: $1, range: .closed(0, 1000)) }) { emitter.scaleRamp = ramp } else { valid = false }
+        read("flutter", .closed(0, 100), unit: "turns per second", into: &emitter.flutter)
+        read("start", .closed(0, 86_400), unit: "seconds", into: &emitter.start)
+        if let member = fields["duration"] {
+            if let duration = number(member.value, path: fields.path("duration"), range: .closed(0, 86_400), unit: "seconds") { emitter.duration = duration } else { valid = false }
+        }
+        if let member = fields["splash"] {
+            if let splash = object(member.value, path: fields.path("splash"), what: "a splash", keys: DocumentKeys.splash) {
+                var droplets = Splash()
+                if let count = splash["count"] {
+                    if let value = integer(count.value, path: splash.path("count"), range: 1...16) { droplets.count = value } else { valid = false }
+                }
+                func read(_ key: String, _ range: NumberRange, _ unit: String, into target: inout Double) {
+                    guard let member = splash[key] else { return }
+                    if let value = number(member.value, path: splash.path(key), range: range, unit: unit) { target = value } else { valid = false }
+                }
+                read("lifetime", NumberRange(minimum: 0, minimumIsExclusive: true, maximum: 60), "seconds", into: &droplets.lifetime)
+                read("speed", .closed(0, 100_000), "points per second", into: &droplets.speed)
+                read("spread", .closed(0, 180), "degrees", into: &droplets.spread)
+                read("gravity", .closed(-100_000, 100_000), "points per second²", into: &droplets.gravity)
+                read("size", .closed(0, 1000), "points", into: &droplets.size)
+                if let member = splash["color"] {
+                    if let color = color(member.value, path: splash.path("color")) { droplets.color = color } else { valid = false }
+                }
+                emitter.splash = droplets
+            } else { valid = false }
+        }
+        if let member = fields["texture"] {
+            if let texture = decodeParticleTexture(member.value, path: fields.path("texture")) { emitter.texture = texture } else { valid = false }
+        }
+        if let member = fields["burst"] {
+            if let burst = integer(member.value, path: fields.path("burst"), range: 0...Int(DocumentLimits.maximumLiveParticles)) {
+                emitter.burst = burst
+                // A burst alone unless a stream is asked for too.
+                if fields["birthRate"] == nil { emitter.birthRate = 0 }
+            } else { valid = false }
         }
         if let member = fields["shape"] {
             if let shape = choice(member.value, path: fields.path("shape"), options: ParticleShape.allCases.map { ($0.rawValue, $0) }, what: "particle shape") {
@@ -397,11 +449,76 @@ extension DocumentDecoder {
             let offset = fields["birthRate"]?.value.offset ?? value.offset
             error(offset, fields["birthRate"] != nil ? fields.path("birthRate") : path,
                   "this emitter keeps up to \(NumberRange.grouped(Int(live.rounded(.up)))) particles alive; the limit is \(NumberRange.grouped(Int(DocumentLimits.maximumLiveParticles)))",
-                  hint: "birthRate × (lifetime + lifetimeRange) must stay at or below 5,000: lower the birth rate or the lifetime")
+                  hint: "birthRate × (lifetime + lifetimeRange), plus the burst, must stay at or below 5,000: lower the birth rate, the lifetime or the burst")
             valid = false
         }
         if valid { sceneEmitters.append((emitter, value.offset, path)) }
         return valid ? emitter : nil
+    }
+
+    /// A particle's picture: a file (checked by `diorama check` through its media reference, as an image node's) and,
+    /// in an SVG, an element by id.
+    private func decodeParticleTexture(_ value: JSONValue, path: String) -> ParticleTexture? {
+        let what = "a particle texture"
+        guard let fields = object(value, path: path, what: what, keys: DocumentKeys.particleTexture),
+              let file = string(fields, "path", what: what, required: true), let member = fields["path"] else { return nil }
+        var texture = ParticleTexture(path: file)
+        if let elementMember = fields["element"] {
+            guard let text = string(elementMember.value, path: fields.path("element")) else { return nil }
+            let id = text.hasPrefix("#") ? String(text.dropFirst()) : text
+            guard ImageContent.isVectorPath(file) else {
+                error(elementMember.value.offset, fields.path("element"), "only SVG textures have elements to draw",
+                      hint: "\"element\" picks one part of an .svg drawing by its id")
+                return nil
+            }
+            guard !id.isEmpty, !id.contains(where: { $0.isWhitespace || $0 == "#" }) else {
+                error(elementMember.value.offset, fields.path("element"), "\"\(Self.shortened(text))\" is not an element id",
+                      hint: "write the id of an element of the SVG, e.g. \"#puff\"")
+                return nil
+            }
+            texture.element = "#" + id
+            mediaReferences.append((MediaReference(kind: .imageElement(id: "#" + id), path: file,
+                                                   resolvedPath: DocumentLoader.resolve(file, against: baseDirectory),
+                                                   file: self.file, line: 0, column: 0, jsonPath: fields.path("element")),
+                                    elementMember.value.offset))
+        }
+        mediaReferences.append((MediaReference(kind: .image, path: file, resolvedPath: DocumentLoader.resolve(file, against: baseDirectory),
+                                               file: self.file, line: 0, column: 0, jsonPath: fields.path("path")), member.value.offset))
+        return texture
+    }
+
+    /// A ramp over a particle's life, `[{ "at": 0…1, valueKey: V }, …]` with `at` not decreasing; empty when the key is
+    /// absent, nil (after reporting) when it is wrong.
+    private func lifeRamp<Value>(_ fields: Fields, _ key: String, valueKey: String,
+                                 value: (JSONValue, String) -> Value?) -> [LifeStop<Value>]? {
+        guard let member = fields[key] else { return [] }
+        guard let elements = array(member.value, path: fields.path(key)) else { return nil }
+        guard (1...64).contains(elements.count) else {
+            error(member.value.offset, fields.path(key), "\"\(key)\" holds \(elements.count) stops; it takes 1 to 64",
+                  hint: "each stop is { \"at\": a fraction of the particle's life, \"\(valueKey)\": its value }")
+            return nil
+        }
+        var stops: [LifeStop<Value>] = []
+        var previous = 0.0
+        for (index, element) in elements.enumerated() {
+            let path = fields.path(key) + "[\(index)]"
+            let what = "a stop of \"\(key)\""
+            guard let stop = object(element, path: path, what: what, keys: ["at", valueKey]) else { continue }
+            let at = number(stop, "at", default: nil, range: .unit, what: what)
+            if let at, let member = stop["at"], at < previous {
+                error(member.value.offset, stop.path("at"), "the stops of \"\(key)\" must not go back in time: \(NumberRange.format(at)) comes after \(NumberRange.format(previous))",
+                      hint: "\"at\" is the fraction of a particle's life, 0 at birth and 1 at death; list the stops in that order")
+                continue
+            }
+            guard let member = stop[valueKey] else {
+                missing(valueKey, in: stop, what: what)
+                continue
+            }
+            guard let at, let stopValue = value(member.value, stop.path(valueKey)) else { continue }
+            previous = at
+            stops.append(LifeStop(at: at, value: stopValue))
+        }
+        return stops.count == elements.count ? stops : nil
     }
 
     /// Errors for a scene whose emitters would draw more each frame than `DocumentLimits` allows, at the emitter

@@ -65,8 +65,11 @@ enum DocumentKeys {
     static let numberFormat = ["fractionLength", "rounding", "grouping"]
     static let particles = ["seed", "birthRate", "lifetime", "lifetimeRange", "position", "positionRange", "angle",
                             "angleRange", "speed", "speedRange", "acceleration", "size", "scale", "scaleRange",
-                            "scaleSpeed", "rotation", "rotationRange", "spin", "alpha", "alphaSpeed", "color", "shape",
-                            "blendMode", "sway", "prewarm"]
+                            "scaleSpeed", "rotation", "rotationRange", "spin", "alpha", "alphaRange", "alphaSpeed", "color",
+                            "colors", "colorRamp", "alphaRamp", "scaleRamp", "shape", "blendMode", "sway", "flutter",
+                            "prewarm", "start", "duration", "burst", "splash", "texture"]
+    static let particleTexture = ["path", "element"]
+    static let splash = ["count", "lifetime", "speed", "spread", "gravity", "size", "color"]
     static let vector = ["x", "y"]
     static let rotation3D = ["angle", "axis", "anchor", "anchorZ", "perspective"]
     static let axis = ["x", "y", "z"]
