@@ -310,8 +310,12 @@ extension DamageRenderTests {
                     try renderer.render(snapshot, into: buffer.baseAddress!, width: width, height: height, stride: stride,
                                         holdsLastFrame: true)
                 }
-                frames += 1
-                if renderer.statistics.lastDamage?.isEmpty == false { damaged += 1 }
+                // The particles scene's rain changes the whole frame every frame: drawn whole on purpose, it is
+                // checked for its pixels but not counted among the frames that could be drawn in areas.
+                if scene.id != "particles" {
+                    frames += 1
+                    if renderer.statistics.lastDamage?.isEmpty == false { damaged += 1 }
+                }
                 let expected = try reference.render(snapshot, width: width, height: height)
                 let drawn = (0..<height).flatMap { y in pixels[(y * stride)..<(y * stride + width * 4)] }
                 guard drawn == expected.bytes else {
