@@ -20,13 +20,13 @@ import Testing
         for file in [first, second] {
             let result = try DioramaCommand.run(["render", "--sheet", file, "--moments", "3", "--size", "160x90", "--threads", "2"])
             #expect(result.status == 0, "\(result.standardError)")
-            #expect(result.standardOutput.contains("of 9 scenes with 3 moments each"), "\(result.standardOutput)")
+            #expect(result.standardOutput.contains("of 11 scenes with 3 moments each"), "\(result.standardOutput)")
         }
         #expect(try Data(contentsOf: URL(fileURLWithPath: first)) == Data(contentsOf: URL(fileURLWithPath: second)))
         let size = try pngSize(first)
-        // Three cells across and nine rows down, with gaps, a label under each row and a title.
+        // Three cells across and eleven rows down, with gaps, a label under each row and a title.
         #expect(size.width > 3 * 160 && size.width < 3 * 160 + 80, "\(size)")
-        #expect(size.height > 9 * 90 + 9 * 10 && size.height < 9 * 90 + 9 * 40 + 60, "\(size)")
+        #expect(size.height > 11 * 90 + 11 * 10 && size.height < 11 * 90 + 11 * 40 + 60, "\(size)")
     }
 
     @Test func moreMomentsMakeAWiderSheetOfTheSameHeight() throws {

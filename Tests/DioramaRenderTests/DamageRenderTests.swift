@@ -310,9 +310,11 @@ extension DamageRenderTests {
                     try renderer.render(snapshot, into: buffer.baseAddress!, width: width, height: height, stride: stride,
                                         holdsLastFrame: true)
                 }
-                // The particles scene's rain changes the whole frame every frame: drawn whole on purpose, it is
-                // checked for its pixels but not counted among the frames that could be drawn in areas.
-                if scene.id != "particles" {
+                // The particles scene's rain changes the whole frame every frame, and the gears' machine turns over
+                // more than 30 % of it (on several threads, past that a frame is drawn whole in bands): drawn whole on
+                // purpose, they are checked for their pixels but not counted among the frames that could be drawn in
+                // areas.
+                if scene.id != "particles" && !(threads > 1 && scene.id == "gears") {
                     frames += 1
                     if renderer.statistics.lastDamage?.isEmpty == false { damaged += 1 }
                 }
