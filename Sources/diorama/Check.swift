@@ -82,8 +82,7 @@ struct Check: AsyncParsableCommand {
         // Only the integrated loudness is judged here (the gains read their own true peaks): `check` took 2.9 s on
         // the shipped playlist, most of it in true peaks.
         let played = audio.sceneLoudness(truePeak: false)
-        let bytes = (try? Data(contentsOf: URL(fileURLWithPath: file))).map { [UInt8]($0) } ?? []
-        let root = try? LocatedJSON.parse(bytes: bytes, file: loaded.path).get()
+        let root = locatedDocument(loaded)
         return played.indices.compactMap { index in
             let scene = loaded.document.scenes[index]
             let gain = audio.sceneGains[index]
@@ -130,14 +129,19 @@ struct Check: AsyncParsableCommand {
         }
     }
 
+    /// The scenes file parsed with the line and column of every value, for warnings the document's model cannot
+    /// locate (parsed only by the warnings that find something to say).
+    private func locatedDocument(_ loaded: LoadedDocument) -> LocatedJSON? {
+        let bytes = (try? Data(contentsOf: URL(fileURLWithPath: file))).map { [UInt8]($0) } ?? []
+        return try? LocatedJSON.parse(bytes: bytes, file: loaded.path).get()
+    }
+
     /// A warning at each `languages.chrome` string the player has no English string for (it would be ignored, and
     /// the chrome would stay in English there), and at each translation that leaves out the `{n}` or `{reason}` its
     /// English string fills in.
     private func chromeWarnings(_ loaded: LoadedDocument) -> [Diagnostic] {
         guard !loaded.document.languages.chrome.isEmpty else { return [] }
-        let bytes = (try? Data(contentsOf: URL(fileURLWithPath: file))).map { [UInt8]($0) } ?? []
-        guard let root = try? LocatedJSON.parse(bytes: bytes, file: loaded.path).get(),
-              case .object(let languages)? = root["languages"]?["chrome"]?.kind else { return [] }
+        guard case .object(let languages)? = locatedDocument(loaded)?["languages"]?["chrome"]?.kind else { return [] }
         let english = ChromeText.englishStrings
         var warnings: [Diagnostic] = []
         for language in languages {
@@ -170,8 +174,7 @@ struct Check: AsyncParsableCommand {
         let rate = Render.audioSampleRate
         let late = CueSchedule(document: loaded.document, sampleRate: rate).firingsAtSceneEnd
         guard !late.isEmpty else { return [] }
-        let bytes = (try? Data(contentsOf: URL(fileURLWithPath: file))).map { [UInt8]($0) } ?? []
-        let root = try? LocatedJSON.parse(bytes: bytes, file: loaded.path).get()
+        let root = locatedDocument(loaded)
         var warned = Set<[Int]>()
         return late.compactMap { cue in
             let firing = cue.firing

@@ -14,8 +14,7 @@ import Testing
 
     init() throws {
         folder = try TemporaryFolder()
-        let drum = LottieFixtures.json(markers: [("p0", 0, 0), ("p1", 15, 0), ("p2", 30, 0), ("p3", 45, 0)])
-        try Data(drum.utf8).write(to: folder.url.appendingPathComponent("drum.json"))
+        try Data(LottieFixtures.markedDrum.utf8).write(to: folder.url.appendingPathComponent("drum.json"))
     }
 
     static let lid = ##"{ "type": "rect", "id": "lid", "width": 10, "height": 10, "fill": "#fff", "tap": { "auto": 2 } }"##

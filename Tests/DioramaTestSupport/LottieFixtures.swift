@@ -2,6 +2,9 @@ import Foundation
 
 /// Small Lottie JSON files for tests: one square layer whose half-transparent fill turns from red to blue.
 public enum LottieFixtures {
+    /// A drum of 30 fps, frames 0 ..< 60, with markers p0 … p3 on frames 0, 15, 30 and 45.
+    public static let markedDrum = json(markers: [("p0", 0, 0), ("p1", 15, 0), ("p2", 30, 0), ("p3", 45, 0)])
+
     /// A Lottie document; `extra` is spliced into the top-level object (e.g. `"\"markers\": [...]"`).
     public static func json(frameRate: String = "30", inPoint: String = "0", outPoint: String = "60", width: String = "100",
                             height: String = "100", markers: [(name: String, frame: Int, duration: Int)] = [],
