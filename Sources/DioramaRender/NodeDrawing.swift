@@ -386,10 +386,10 @@ extension FrameRenderer {
         switch content {
         case .group(let children):
             var union: BoundingBox?
+            // Each leaf's box under its own placement: a turned group's box turned again grows at every level (the
+            // gears' fan, its spinning blades each turned, measured a box twice its cage's, and four times that in depth).
             for child in children where child.opacity > 0 && child.transform.isDrawable {
-                guard var box = inkBounds(of: child) else { continue }
-                box = box.insetBy(-child.effectReach)
-                let placed = child.transform.cairoMatrix.boundingBox(of: box)
+                guard let placed = deviceInk(of: child, matrix: child.transform.cairoMatrix) else { continue }
                 union = union.map { $0.union(placed) } ?? placed
             }
             return union

@@ -421,9 +421,13 @@ final class ParticleSpriteCache {
     /// The caches of the textures drawn so far, each with its painter.
     var textured: [ParticleTexture: ParticleSpriteCache] = [:]
 
+    /// A texture's sprites are sampled from this, painted once by `painter`.
+    private let texture: ParticleTextureCoverage?
+
     init(capacity: (sprites: Int, bytes: Int) = (20_000, 64 << 20), painter: Painter? = nil) {
         self.capacity = capacity
         self.painter = painter
+        texture = painter.flatMap { ParticleTextureCoverage(painter: $0) }
     }
 
     func sprite(for key: Key) -> ParticleSprite {
@@ -448,7 +452,7 @@ final class ParticleSpriteCache {
             // The table may have grown, or started again, meanwhile: the key's slot is found anew.
             slot = Self.freeSlot(for: packed, in: slots)
         } else {
-            sprite = Self.make(key, into: &bytes, painter: painter)
+            sprite = Self.make(key, into: &bytes, painter: painter, texture: texture)
         }
         made += 1
         slots[slot] = tag | UInt64(sprites.count)
@@ -506,10 +510,24 @@ final class ParticleSpriteCache {
         }
     }
 
-    /// The sprite cairo draws for `key`.
-    static func make(_ key: Key, into storage: inout [UInt8], painter: Painter? = nil) -> ParticleSprite {
+    /// The sprite cairo draws for `key`; a texture's, sampled from its coverage when there is one.
+    static func make(_ key: Key, into storage: inout [UInt8], painter: Painter? = nil,
+                     texture: ParticleTextureCoverage? = nil) -> ParticleSprite {
         let half = Int((key.radius * 1.3).rounded(.up)) + 2
         let size = 2 * half + 1
+        if key.textured, let texture {
+            let start = storage.count
+            storage.append(contentsOf: repeatElement(0, count: size * size))
+            let squash = key.squashStep < 16 ? Key.drawnSquash(Double(key.squashStep) / 16) : 1
+            storage.withUnsafeMutableBufferPointer { all in
+                texture.sample(radius: key.radius, centreX: Double(half) + (Double(key.quarterX) + 0.5) / 4,
+                               centreY: Double(half) + (Double(key.quarterY) + 0.5) / 4, degrees: key.rotationDegrees,
+                               squash: squash, size: size, into: all.baseAddress! + start)
+            }
+            return storage.withUnsafeBufferPointer { all in
+                ParticleSprite(size: size, half: half, start: start, bytes: all.baseAddress! + start)
+            }
+        }
         let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_A8, Int32(size)))
         var bytes = [UInt8](repeating: 0, count: stride * size)
         bytes.withUnsafeMutableBytes { buffer in

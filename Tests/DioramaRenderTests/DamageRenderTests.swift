@@ -168,13 +168,51 @@ extension DamageRenderTests {
                     #expect(box.contains(PixelRect(x: x, y: y, width: 1, height: 1)), "trial \(trial): pixel (\(x), \(y)) outside \(box)")
                 }
             }
-            // Tighter than the group's box turned as a whole.
-            let ink = try #require(renderer.inkBounds(of: node))
-            let turnedWhole = node.transform.cairoMatrix.boundingBox(of: ink)
+            // Tighter than the group's box turned as a whole, each group's box the box of its children's boxes.
+            func nested(_ node: NodeSnapshot) -> BoundingBox? {
+                guard case .group(let children) = node.content else { return renderer.inkBounds(of: node) }
+                return children.compactMap { child in nested(child).map { child.transform.cairoMatrix.boundingBox(of: $0) } }
+                    .reduce(nil) { union, box in union.map { $0.union(box) } ?? box }
+            }
+            let turnedWhole = node.transform.cairoMatrix.boundingBox(of: try #require(nested(node)))
             if Double(box.area) < (turnedWhole.maxX - turnedWhole.minX) * (turnedWhole.maxY - turnedWhole.minY) * 4 * 0.9 { beyondOldBox += 1 }
         }
         // Not vacuous: most groups' footprints are well inside the box the group would have turned as a whole.
         #expect(beyondOldBox > 20, "\(beyondOldBox) of 40 footprints tighter")
+    }
+
+    /// A node turned in depth whose parts turn inside it (the gears' fan: blades that spin inside a turned cage) has
+    /// the footprint of what it paints: its leaves' boxes, each under its own matrix, through the projection. A
+    /// group's box made of its children's boxes, turned at every level, grew with the spin, and the projection
+    /// enlarged that where it nears the eye: the fan's box reached from the top of the frame to its bottom.
+    @Test func aDrawingTurnedInDepthHasTheFootprintOfItsInk() throws {
+        let canvas = Rect(x: 0, y: 0, width: 400, height: 300), centre = Point(x: 200, y: 150)
+        // A bar 70 × 16 turned 45° in a group turned 45°: upright, 16 across and 70 down.
+        let bar = RenderFixtures.rect(Rect(x: 165, y: 142, width: 70, height: 16), fill: .solid(.white),
+                                      transform: RenderFixtures.rotation(degrees: 45, around: centre))
+        let inner = RenderFixtures.group([RenderFixtures.group([bar], transform: RenderFixtures.rotation(degrees: 45, around: centre))],
+                                         bounds: canvas)
+        let projection = try #require(Projection3D(Rotation3D(angle: -60, axis: (0, 1, 0)),
+                                                   frame: Rect(x: 150, y: 100, width: 100, height: 100)))
+        let node = NodeSnapshot(bounds: canvas, content: .projected(projection, inner))
+        let renderer = FrameRenderer()
+        let frame = try renderer.render(RenderFixtures.snapshot(width: 400, height: 300, [node]), width: 400, height: 300)
+        let empty = try FrameRenderer().render(RenderFixtures.snapshot(width: 400, height: 300, []), width: 400, height: 300)
+        var identity = cairo_matrix_t()
+        cairo_matrix_init_identity(&identity)
+        let box = try #require(renderer.footprint(of: node, ctm: identity).box)
+        var painted: PixelRect?
+        for y in 0..<300 {
+            for x in 0..<400 where frame.pixel(x: x, y: y) != empty.pixel(x: x, y: y) {
+                let pixel = PixelRect(x: x, y: y, width: 1, height: 1)
+                painted = painted.map { $0.union(pixel) } ?? pixel
+            }
+        }
+        let ink = try #require(painted, "the bar is drawn")
+        #expect(box.contains(ink), "\(ink) outside \(box)")
+        // The footprint is the painted box and its slack (5 pixels each side here), no more: the bar's box of boxes,
+        // 86 × 86, through the turn would be 40 pixels wider and 60 taller.
+        #expect(box.width <= ink.width + 12 && box.height <= ink.height + 12, "\(box) about \(ink)")
     }
 
     /// A shape reaching past the fill's reach (a million device pixels), as a ground strip made very wide, has a

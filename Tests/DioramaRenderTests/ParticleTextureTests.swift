@@ -11,6 +11,8 @@ import Testing
         <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 100 100" width="100" height="100">
           <rect id="block" x="10" y="60" width="20" height="20" fill="#fff"/>
           <circle id="dot" cx="70" cy="30" r="10" fill="#fff"/>
+          <radialGradient id="fade"><stop offset="0" stop-color="#fff"/><stop offset="1" stop-color="#fff" stop-opacity="0"/></radialGradient>
+          <circle id="puff" cx="30" cy="30" r="10" fill="url(#fade)"/>
         </svg>
         """
 
@@ -55,6 +57,21 @@ import Testing
         // Turned 20°, its corners reach past the unturned square's edges (towards 65° and 245°), and leave its own.
         #expect(Self.red(turned, 119, 141) > 200 && Self.red(turned, 81, 58) > 200)
         #expect(Self.red(turned, 67, 67) < 10 && Self.red(turned, 133, 133) < 10)
+    }
+
+    /// A round puff turned any way is the same puff: as much ink at every turn, and each turn the unturned puff
+    /// turned. (Painted by librsvg sprite by sprite, a gradient puff turned 30° had a third more ink than unturned.)
+    @Test func aRoundTextureTurnedKeepsItsInk() throws {
+        func ink(_ frame: RenderedFrame) -> Int {
+            (0..<200).reduce(0) { sum, y in (0..<200).reduce(sum) { $0 + Self.red(frame, $1, y) } }
+        }
+        let texture = ##"{ "path": "tex.svg", "element": "#puff" }"##
+        let unturned = ink(try Self.render(texture: texture))
+        #expect(unturned > 40 * 40 * 255 / 4, "a puff is drawn: \(unturned)")
+        for rotation in [30.0, 45, 100, 210] {
+            let turned = ink(try Self.render(texture: texture, rotation: rotation))
+            #expect(abs(Double(turned) / Double(unturned) - 1) < 0.02, "turned \(rotation)°: \(turned) against \(unturned)")
+        }
     }
 
     @Test func aPNGIsFittedByItsLongerSide() throws {
