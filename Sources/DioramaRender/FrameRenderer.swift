@@ -34,6 +34,8 @@ public final class FrameRenderer {
     /// Degrees of hue rotation applied to every paint while drawing the current subtree (see `draw`).
     var paintHue = 0.0
     let sprites = ParticleSpriteCache()
+    /// The pictures of drawings turned in depth, kept while they stay the same (Rotation3DDrawing.swift).
+    let projectedPictures = ProjectedPictures()
     /// The quick shadows' working cells (ShadowDrawing.swift).
     let shadowScratch = ShadowScratch()
     /// pixman images kept from fill to fill: over the target's pixels, and solid colours.
@@ -536,6 +538,8 @@ struct RenderStatistics: Equatable {
     /// Pictures painted by `paintResampled`, and how many of them through a soft-edged clip (ImageDrawing+Resample.swift).
     var resampledPaints = 0
     var resampledThroughSoftClips = 0
+    /// Drawings turned in depth painted from the picture kept from an earlier frame (Rotation3DDrawing.swift).
+    var keptProjections = 0
     /// Parts of frames (whole frames, damage areas, bands) drawn with something hidden (Occlusion.swift).
     var occludedParts = 0
     /// Runs of siblings drawn in layers on the threads (FrameRenderer+Layers.swift).

@@ -12,7 +12,8 @@ struct ParticleTextureCoverage {
     /// Pixels across the largest level: a texture's square at 4K seldom reaches 300.
     static let side = 512
 
-    /// Levels, largest first: level k is `side >> k` pixels a side, row by row.
+    /// Levels, largest first: level k is `side >> k` pixels a side, kept with a clear border a pixel wide (rows of
+    /// `(side >> k) + 2`), so that the four pixels about any point within a pixel of the level need no bounds checks.
     private let levels: [[UInt8]]
 
     /// Paints `painter` (which fits the texture into a square 1.8 radii across, centred on the origin) at `side`
@@ -34,10 +35,10 @@ struct ParticleTextureCoverage {
         for y in 0..<side {
             for x in 0..<side { level[y * side + x] = data[y * stride + x] }
         }
-        var levels = [level]
+        var plain = [level]
         var size = side
         while size > 1 {
-            let half = size / 2, above = levels[levels.count - 1]
+            let half = size / 2, above = plain[plain.count - 1]
             var next = [UInt8](repeating: 0, count: half * half)
             for y in 0..<half {
                 for x in 0..<half {
@@ -46,10 +47,17 @@ struct ParticleTextureCoverage {
                     next[y * half + x] = UInt8((sum + 2) / 4)
                 }
             }
-            levels.append(next)
+            plain.append(next)
             size = half
         }
-        self.levels = levels
+        levels = plain.map { level in
+            let size = Int(Double(level.count).squareRoot()), pitch = size + 2
+            var bordered = [UInt8](repeating: 0, count: pitch * pitch)
+            for y in 0..<size {
+                for x in 0..<size { bordered[(y + 1) * pitch + x + 1] = level[y * size + x] }
+            }
+            return bordered
+        }
     }
 
     /// Writes the coverage of a texture of `radius` pixels, centred at (`centreX`, `centreY`) of a `size` × `size`
@@ -63,32 +71,52 @@ struct ParticleTextureCoverage {
         let across = side / (1.8 * radius), down = across / squash
         let footprint = (across * down).squareRoot()
         let level = min(levels.count - 1, max(0, Int(log2(max(footprint, 1)).rounded(.down))))
-        let levelSide = Self.side >> level
+        let levelSide = Self.side >> level, pitch = levelSide + 2
         let scale = across / Double(1 << level)
         let radians = degrees * .pi / 180
         let (cosine, sine) = (cos(radians), sin(radians))
+        // The point a pixel centre samples, in level pixels (their centres at whole numbers) and moved by one for the
+        // border: u = u0 + du·column along a row (the turn and the squash undone), v likewise.
+        let (du, dv) = (cosine * scale, -sine / squash * scale)
+        let middle = Double(levelSide) / 2 + 0.5
+        // Fixed point with 8 bits of fraction, kept within the bordered level.
+        let highest = (levelSide + 1) * 256 - 1
         levels[level].withUnsafeBufferPointer { texels in
-            @inline(__always) func texel(_ x: Int, _ y: Int) -> Double {
-                guard x >= 0, y >= 0, x < levelSide, y < levelSide else { return 0 }
-                return Double(texels[y * levelSide + x])
-            }
-            let middle = Double(levelSide) / 2
+            let base = texels.baseAddress!
             for row in 0..<size {
-                let dy = Double(row) + 0.5 - centreY
-                for column in 0..<size {
-                    let dx = Double(column) + 0.5 - centreX
-                    // Undo the turn, then the squash: the point in the texture's own square, in level pixels.
-                    let u = (cosine * dx + sine * dy) * scale + middle - 0.5
-                    let v = (cosine * dy - sine * dx) / squash * scale + middle - 0.5
-                    guard u > -1, v > -1, u < Double(levelSide), v < Double(levelSide) else {
-                        coverage[row * size + column] = 0
-                        continue
+                let dy = Double(row) + 0.5 - centreY, dx = 0.5 - centreX
+                let u0 = (cosine * dx + sine * dy) * scale + middle, v0 = (cosine * dy - sine * dx) / squash * scale + middle
+                // The columns whose point lies within the bordered level (0 < u, v < levelSide + 1); the rest are clear.
+                var first = 0.0, last = Double(size - 1)
+                for (start, step) in [(u0, du), (v0, dv)] {
+                    let upper = Double(levelSide + 1)
+                    if step > 0 {
+                        first = max(first, ((0 - start) / step).rounded(.down) + 1)
+                        last = min(last, ((upper - start) / step).rounded(.up) - 1)
+                    } else if step < 0 {
+                        first = max(first, ((upper - start) / step).rounded(.down) + 1)
+                        last = min(last, ((0 - start) / step).rounded(.up) - 1)
+                    } else if start <= 0 || start >= upper {
+                        last = -1
                     }
-                    let x0 = Int(u.rounded(.down)), y0 = Int(v.rounded(.down))
-                    let (tx, ty) = (u - Double(x0), v - Double(y0))
-                    let topRow = texel(x0, y0) + (texel(x0 + 1, y0) - texel(x0, y0)) * tx
-                    let bottomRow = texel(x0, y0 + 1) + (texel(x0 + 1, y0 + 1) - texel(x0, y0 + 1)) * tx
-                    coverage[row * size + column] = UInt8(min(255, max(0, (topRow + (bottomRow - topRow) * ty).rounded())))
+                }
+                let out = coverage + row * size
+                guard first <= last else {
+                    out.initialize(repeating: 0, count: size)
+                    continue
+                }
+                let (from, to) = (Int(first), Int(last))
+                if from > 0 { out.initialize(repeating: 0, count: from) }
+                if to < size - 1 { (out + to + 1).initialize(repeating: 0, count: size - 1 - to) }
+                for column in from...to {
+                    let c = Double(column)
+                    let u = min(max(Int((u0 + du * c) * 256), 0), highest), v = min(max(Int((v0 + dv * c) * 256), 0), highest)
+                    let (x, y) = (u >> 8, v >> 8)
+                    let (fx, fy) = (u & 0xFF, v & 0xFF)
+                    let at = base + (y &* pitch &+ x)
+                    let upper = Int(at[0]) &* (256 &- fx) &+ Int(at[1]) &* fx
+                    let lower = Int(at[pitch]) &* (256 &- fx) &+ Int(at[pitch &+ 1]) &* fx
+                    out[column] = UInt8(truncatingIfNeeded: (upper &* (256 &- fy) &+ lower &* fy &+ 32768) >> 16)
                 }
             }
         }

@@ -12,7 +12,7 @@ import Foundation
 
 extension FrameRenderer {
     /// The most a layer is enlarged beyond the node's own resolution where the projection brings it near the eye.
-    static let projectedLayerZoom = 3.0
+    static let projectedLayerZoom = 1.5
 
     /// Draws `inner` (placed by no transform of its own) through `projection`, under the context's matrix and clip.
     func drawProjected(_ inner: NodeSnapshot, through projection: Projection3D, in cr: OpaquePointer) {
@@ -43,7 +43,19 @@ extension FrameRenderer {
         }
         guard let device, device.isFinite, let clip = deviceClip(cr) else { return }
         let whole = device.insetBy(-1).roundedOut
-        guard let area = whole.intersection(clip) else { return }
+        guard whole.intersection(clip) != nil else { return }
+        // All of it is made, whatever the clip (most often it is all of it: a turned node is not cut by damage areas
+        // or bands), and kept for the frames that show it again.
+        let area = whole
+        // The same drawing turned the same way on the same pixels (a turned fan's still cage, frame after frame) is
+        // the picture made last time: it depends on its place alone.
+        let key = ProjectedPictures.Key(inner: inner, projection: projection, ctm: [ctm.xx, ctm.yx, ctm.xy, ctm.yy, ctm.x0, ctm.y0],
+                                        hue: paintHue, whole: whole)
+        if let kept = projectedPictures.picture(for: key) {
+            statistics.keptProjections += 1
+            paintProjected(kept, at: whole, in: cr)
+            return
+        }
 
         // The layer: the ink at the resolution the projection shows it at along each axis (a node turned about y
         // is narrowed across and enlarged down its near edge), at most `projectedLayerZoom` times its own.
@@ -105,8 +117,7 @@ extension FrameRenderer {
         guard largest.isFinite, largest > 0 else { return }
         map = map.map { $0 / largest }
 
-        guard let scratch = scratchSurface(width: area.width, height: area.height) else { return }
-        defer { cairo_surface_destroy(scratch) }
+        guard let scratch = projectedPictures.surface(for: key) else { return }
         guard let layerData = cairo_image_surface_get_data(layer), let scratchData = cairo_image_surface_get_data(scratch) else { return }
         let layerPixels = UnsafeRawPointer(layerData).assumingMemoryBound(to: UInt32.self)
         let layerRow = Int(cairo_image_surface_get_stride(layer)) / 4
@@ -136,9 +147,14 @@ extension FrameRenderer {
                              columns: first...last, into: scratchPixels + row * scratchRow - (area.x - anchor.x))
         }
         cairo_surface_mark_dirty(scratch)
+        paintProjected(scratch, at: whole, in: cr)
+    }
+
+    /// Paints a turned drawing's picture, whose top left is the device pixel at `whole`'s, through the clip.
+    private func paintProjected(_ picture: OpaquePointer, at whole: PixelRect, in cr: OpaquePointer) {
         cairo_save(cr)
         cairo_identity_matrix(cr)
-        cairo_set_source_surface(cr, scratch, Double(area.x), Double(area.y))
+        cairo_set_source_surface(cr, picture, Double(whole.x), Double(whole.y))
         cairo_paint(cr)
         cairo_restore(cr)
     }
@@ -185,5 +201,44 @@ extension FrameRenderer {
             let (row, column) = (index / 3, index % 3)
             return a[row * 3] * b[column] + a[row * 3 + 1] * b[3 + column] + a[row * 3 + 2] * b[6 + column]
         }
+    }
+}
+
+/// The pictures of the last few turned drawings, each made whole: what a drawing turned in depth looked like where it
+/// was, kept while it stays the same (a still part of a scene turned in depth costs one paint a frame, not a layer and
+/// a resample). Bounded: a few pictures, each no larger than its drawing on the frame.
+final class ProjectedPictures {
+    struct Key: Equatable {
+        var inner: NodeSnapshot
+        var projection: Projection3D
+        var ctm: [Double]
+        var hue: Double
+        var whole: PixelRect
+    }
+
+    /// How many pictures are kept: the turned drawings of one scene, most recently used last.
+    static let capacity = 6
+    private var entries: [(key: Key, surface: OpaquePointer)] = []
+
+    deinit {
+        for entry in entries { cairo_surface_destroy(entry.surface) }
+    }
+
+    /// The picture made for `key`, when one was and is whole.
+    func picture(for key: Key) -> OpaquePointer? {
+        guard let index = entries.firstIndex(where: { $0.key == key }) else { return nil }
+        let entry = entries.remove(at: index)
+        entries.append(entry)
+        return entry.surface
+    }
+
+    /// A clear surface the size of `key.whole` to make its picture in, kept as `key`'s in place of the least recently
+    /// used picture; nil when cairo cannot make one.
+    func surface(for key: Key) -> OpaquePointer? {
+        if entries.count >= Self.capacity { cairo_surface_destroy(entries.removeFirst().surface) }
+        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(key.whole.width), Int32(key.whole.height)),
+              cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
+        entries.append((key, surface))
+        return surface
     }
 }

@@ -215,6 +215,29 @@ extension DamageRenderTests {
         #expect(box.width <= ink.width + 12 && box.height <= ink.height + 12, "\(box) about \(ink)")
     }
 
+    /// A drawing turned in depth that stays the same (the gears' fan cage, while its blades spin) is painted from the
+    /// picture made the first time, and every frame is the one a new renderer draws: the turned square that moves
+    /// is made again each frame, the one that holds still once.
+    @Test func aStillDrawingTurnedInDepthIsPaintedFromItsKeptPicture() throws {
+        let canvas = Rect(x: 0, y: 0, width: 400, height: 300)
+        func turned(_ x: Double) throws -> NodeSnapshot {
+            let square = RenderFixtures.rect(Rect(x: x, y: 100, width: 100, height: 100), fill: .solid(.white))
+            let projection = try #require(Projection3D(Rotation3D(angle: 50, axis: (0, 1, 0)),
+                                                       frame: Rect(x: x, y: 100, width: 100, height: 100)))
+            return NodeSnapshot(bounds: canvas, content: .projected(projection, RenderFixtures.group([square], bounds: canvas)))
+        }
+        let renderer = FrameRenderer()
+        renderer.usesDamage = false
+        for (k, x) in [20.0, 24, 31, 31].enumerated() {
+            // The moving one first: a still first node would join a still prefix and not be drawn at all.
+            let snapshot = RenderFixtures.snapshot(width: 400, height: 300, [try turned(x), try turned(250)])
+            let frame = try renderer.render(snapshot, width: 400, height: 300)
+            #expect(frame.bytes == (try FrameRenderer().render(snapshot, width: 400, height: 300)).bytes, "frame \(k)")
+            // The still square from the second frame on; the moving one when it holds still (the last frame).
+            #expect(renderer.statistics.keptProjections == [0, 1, 2, 4][k], "frame \(k)")
+        }
+    }
+
     /// A shape reaching past the fill's reach (a million device pixels), as a ground strip made very wide, has a
     /// footprint too: its points are out of the scan converter's reach, not out of the frame.
     @Test func aShapeBeyondTheFillsReachHasAFootprint() throws {
