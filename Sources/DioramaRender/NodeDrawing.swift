@@ -387,7 +387,8 @@ extension FrameRenderer {
         case .group(let children):
             var union: BoundingBox?
             // Each leaf's box under its own placement: a turned group's box turned again grows at every level (the
-            // gears' fan, its spinning blades each turned, measured a box twice its cage's, and four times that in depth).
+            // gears' fan, its spinning blades each turned, measured a box past its cage, which its turn in depth made
+            // 745 pixels tall at 1280x720 where the fan is 290).
             for child in children where child.opacity > 0 && child.transform.isDrawable {
                 guard let placed = deviceInk(of: child, matrix: child.transform.cairoMatrix) else { continue }
                 union = union.map { $0.union(placed) } ?? placed

@@ -206,7 +206,7 @@ extension FrameRenderer {
 
 /// The pictures of the last few turned drawings, each made whole: what a drawing turned in depth looked like where it
 /// was, kept while it stays the same (a still part of a scene turned in depth costs one paint a frame, not a layer and
-/// a resample). Bounded: a few pictures, each no larger than its drawing on the frame.
+/// a resample). Bounded: a few pictures, each no larger than its drawing on the frame, a 4K frame's pixels in all.
 final class ProjectedPictures {
     struct Key: Equatable {
         var inner: NodeSnapshot
@@ -216,8 +216,9 @@ final class ProjectedPictures {
         var whole: PixelRect
     }
 
-    /// How many pictures are kept: the turned drawings of one scene, most recently used last.
-    static let capacity = 6
+    /// How many pictures are kept, most recently used last: the turned drawings of one scene, and at most a 4K
+    /// frame's pixels in all (a card turned over a whole screen makes a new frame-sized picture every frame).
+    static let capacity = (pictures: 6, pixels: 3840 * 2160)
     private var entries: [(key: Key, surface: OpaquePointer)] = []
 
     deinit {
@@ -235,7 +236,12 @@ final class ProjectedPictures {
     /// A clear surface the size of `key.whole` to make its picture in, kept as `key`'s in place of the least recently
     /// used picture; nil when cairo cannot make one.
     func surface(for key: Key) -> OpaquePointer? {
-        if entries.count >= Self.capacity { cairo_surface_destroy(entries.removeFirst().surface) }
+        var pixels = entries.reduce(key.whole.area) { $0 + $1.key.whole.area }
+        while let oldest = entries.first, entries.count >= Self.capacity.pictures || pixels > Self.capacity.pixels {
+            pixels -= oldest.key.whole.area
+            cairo_surface_destroy(oldest.surface)
+            entries.removeFirst()
+        }
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(key.whole.width), Int32(key.whole.height)),
               cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS else { return nil }
         entries.append((key, surface))

@@ -238,6 +238,22 @@ extension DamageRenderTests {
         }
     }
 
+    /// The kept pictures of turned drawings hold at most a 4K frame's pixels: a third picture of 2000 × 2000 drops
+    /// the least recently used, and a picture asked for again is the most recently used.
+    @Test func keptPicturesOfTurnedDrawingsHoldAtMostAFramesPixels() throws {
+        let pictures = ProjectedPictures()
+        let projection = try #require(Projection3D(Rotation3D(angle: 30, axis: (0, 1, 0)), frame: Rect(x: 0, y: 0, width: 10, height: 10)))
+        func key(_ x: Double) -> ProjectedPictures.Key {
+            ProjectedPictures.Key(inner: RenderFixtures.rect(Rect(x: x, y: 0, width: 10, height: 10)), projection: projection,
+                                  ctm: [1, 0, 0, 1, 0, 0], hue: 0, whole: PixelRect(x: 0, y: 0, width: 2000, height: 2000))
+        }
+        #expect(pictures.surface(for: key(0)) != nil && pictures.surface(for: key(1)) != nil)
+        #expect(pictures.picture(for: key(0)) != nil, "two pictures of 4 million pixels each are kept")
+        #expect(pictures.surface(for: key(2)) != nil)
+        #expect(pictures.picture(for: key(1)) == nil, "the least recently used is dropped for a third")
+        #expect(pictures.picture(for: key(0)) != nil && pictures.picture(for: key(2)) != nil)
+    }
+
     /// A shape reaching past the fill's reach (a million device pixels), as a ground strip made very wide, has a
     /// footprint too: its points are out of the scan converter's reach, not out of the frame.
     @Test func aShapeBeyondTheFillsReachHasAFootprint() throws {
