@@ -46,7 +46,6 @@ extension FrameRenderer {
         guard whole.intersection(clip) != nil else { return }
         // All of it is made, whatever the clip (most often it is all of it: a turned node is not cut by damage areas
         // or bands), and kept for the frames that show it again.
-        let area = whole
         // The same drawing turned the same way on the same pixels (a turned fan's still cage, frame after frame) is
         // the picture made last time: it depends on its place alone.
         let key = ProjectedPictures.Key(inner: inner, projection: projection, ctm: [ctm.xx, ctm.yx, ctm.xy, ctm.yy, ctm.x0, ctm.y0],
@@ -94,21 +93,19 @@ extension FrameRenderer {
         cairo_destroy(pen)
         cairo_surface_flush(layer)
 
-        // Device pixel (relative to `anchor`, the whole pixel at the node's device corner: fixed by the placement
-        // alone) -> own point -> layer pixel.
-        let anchor = (x: whole.x, y: whole.y)
+        // Device pixel (relative to `whole`'s corner, the whole pixel at the node's device corner: fixed by the
+        // placement alone) -> own point -> layer pixel.
         var deviceToUser = ctm
         guard cairo_matrix_invert(&deviceToUser) == CAIRO_STATUS_SUCCESS else { return }
-        let fromDevice = [deviceToUser.xx, deviceToUser.xy, deviceToUser.x0 + deviceToUser.xx * Double(anchor.x) + deviceToUser.xy * Double(anchor.y),
-                          deviceToUser.yx, deviceToUser.yy, deviceToUser.y0 + deviceToUser.yx * Double(anchor.x) + deviceToUser.yy * Double(anchor.y),
+        let fromDevice = [deviceToUser.xx, deviceToUser.xy, deviceToUser.x0 + deviceToUser.xx * Double(whole.x) + deviceToUser.xy * Double(whole.y),
+                          deviceToUser.yx, deviceToUser.yy, deviceToUser.y0 + deviceToUser.yx * Double(whole.x) + deviceToUser.yy * Double(whole.y),
                           0, 0, 1]
         let toLayer = [sx, 0, shiftX, 0, sy, shiftY, 0, 0, 1]
         var map = Self.product(toLayer, Self.product(inverse, fromDevice))
         // The same map times any positive factor (w stays positive where the drawing faces the eye): scaled so that
-        // the largest undivided vector (x·w, y·w, w), at the corners of the area drawn, is 1.
-        let corners = [(0.5, 0.5), (Double(area.width) - 0.5, 0.5), (0.5, Double(area.height) - 0.5),
-                       (Double(area.width) - 0.5, Double(area.height) - 0.5)]
-            .map { (Double(area.x - anchor.x) + $0.0, Double(area.y - anchor.y) + $0.1) }
+        // the largest undivided vector (x·w, y·w, w), at the corners of the picture, is 1.
+        let corners = [(0.5, 0.5), (Double(whole.width) - 0.5, 0.5), (0.5, Double(whole.height) - 0.5),
+                       (Double(whole.width) - 0.5, Double(whole.height) - 0.5)]
         var largest = map.reduce(0) { max($0, abs($1)) }
         for (x, y) in corners {
             largest = max(largest, abs(map[0] * x + map[1] * y + map[2]), abs(map[3] * x + map[4] * y + map[5]),
@@ -124,19 +121,18 @@ extension FrameRenderer {
         let scratchPixels = UnsafeMutableRawPointer(scratchData).assumingMemoryBound(to: UInt32.self)
         let scratchRow = Int(cairo_image_surface_get_stride(scratch)) / 4
         // Row by row, only the run of pixels that land inside the layer with w above 0 (what lands elsewhere shows
-        // nothing, and a pixel behind the eye has no place at all). Each run depends on its row alone, never on the
-        // area.
+        // nothing, and a pixel behind the eye has no place at all).
         let (layerWidth, layerHeight) = (Double(width), Double(height))
-        for row in 0..<area.height {
-            let y = Double(area.y - anchor.y + row) + 0.5
-            // Each bound as α·x + β >= 0 for the pixel centre x (relative to the anchor).
+        for row in 0..<whole.height {
+            let y = Double(row) + 0.5
+            // Each bound as α·x + β >= 0 for the pixel centre x (relative to `whole`'s corner).
             let wSlope = map[6], wBase = map[7] * y + map[8]
             let xSlope = map[0], xBase = map[1] * y + map[2], ySlope = map[3], yBase = map[4] * y + map[5]
             let margin = 0.05
             let bounds = [(wSlope, wBase - 1e-9),
                           (xSlope - margin * wSlope, xBase - margin * wBase), ((layerWidth - margin) * wSlope - xSlope, (layerWidth - margin) * wBase - xBase),
                           (ySlope - margin * wSlope, yBase - margin * wBase), ((layerHeight - margin) * wSlope - ySlope, (layerHeight - margin) * wBase - yBase)]
-            var low = Double(area.x - anchor.x) + 0.5, high = Double(area.x - anchor.x + area.width) - 0.5
+            var low = 0.5, high = Double(whole.width) - 0.5
             for (alpha, beta) in bounds {
                 if alpha > 0 { low = max(low, -beta / alpha) } else if alpha < 0 { high = min(high, -beta / alpha) } else if beta < 0 { high = -.infinity }
             }
@@ -144,7 +140,7 @@ extension FrameRenderer {
             let first = Int((low - 0.5).rounded(.up)), last = Int((high - 0.5).rounded(.down))
             guard first <= last else { continue }
             Self.resampleRun(layerPixels, rowPixels: layerRow, width: width, height: height, map: map, y: y,
-                             columns: first...last, into: scratchPixels + row * scratchRow - (area.x - anchor.x))
+                             columns: first...last, into: scratchPixels + row * scratchRow)
         }
         cairo_surface_mark_dirty(scratch)
         paintProjected(scratch, at: whole, in: cr)
@@ -159,7 +155,7 @@ extension FrameRenderer {
         cairo_restore(cr)
     }
 
-    /// Writes the pixels `columns` of a row at `y` (pixel centres, relative to the anchor) through `map` (device
+    /// Writes the pixels `columns` of a row at `y` (pixel centres, relative to the picture's corner) through `map` (device
     /// pixel to layer pixel, projective), each the bilinear mean of the four layer pixels about where it lands
     /// (premultiplied, with 8-bit weights; pixels beyond the layer count as clear), into `output[column]`.
     /// Here rather than through pixman: its projective fetch took each pixel through its general path in fixed point,
