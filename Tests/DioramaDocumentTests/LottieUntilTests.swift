@@ -13,11 +13,10 @@ import Testing
     let folder: TemporaryFolder
 
     init() throws {
-        folder = try TemporaryFolder()
-        try Data(LottieFixtures.markedDrum.utf8).write(to: folder.url.appendingPathComponent("drum.json"))
+        folder = try LottieFixtures.folderWithMarkedDrum()
     }
 
-    static let lid = ##"{ "type": "rect", "id": "lid", "width": 10, "height": 10, "fill": "#fff", "tap": { "auto": 2 } }"##
+    static let lid = LottieFixtures.autoTappedLid
 
     static func drum(until: String = #"{ "tap": "lid", "nth": 2 }"#) -> String {
         #"{ "type": "lottie", "id": "drum", "path": "drum.json", "repeat": "forever", "after": { "tap": "lid" }, "until": \#(until) }"#

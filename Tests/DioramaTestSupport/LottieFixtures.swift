@@ -5,6 +5,16 @@ public enum LottieFixtures {
     /// A drum of 30 fps, frames 0 ..< 60, with markers p0 … p3 on frames 0, 15, 30 and 45.
     public static let markedDrum = json(markers: [("p0", 0, 0), ("p1", 15, 0), ("p2", 30, 0), ("p3", 45, 0)])
 
+    /// A new temporary folder holding `markedDrum` as drum.json.
+    public static func folderWithMarkedDrum() throws -> TemporaryFolder {
+        let folder = try TemporaryFolder()
+        try Data(markedDrum.utf8).write(to: folder.url.appendingPathComponent("drum.json"))
+        return folder
+    }
+
+    /// A node "lid" tapped by itself at 2 s: what starts the drum in the tests of starts and stops after a tap.
+    public static let autoTappedLid = ##"{ "type": "rect", "id": "lid", "width": 10, "height": 10, "fill": "#fff", "tap": { "auto": 2 } }"##
+
     /// A Lottie document; `extra` is spliced into the top-level object (e.g. `"\"markers\": [...]"`).
     public static func json(frameRate: String = "30", inPoint: String = "0", outPoint: String = "60", width: String = "100",
                             height: String = "100", markers: [(name: String, frame: Int, duration: Int)] = [],
